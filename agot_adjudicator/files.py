@@ -1,0 +1,390 @@
+"""Safe YAML input with positions, JSON Schema checks, deterministic output, atomic writes.
+
+Every input file is refused with a located :class:`~agot_adjudicator.errors.Problem`
+when it is larger than :data:`MAX_BYTES`, not UTF-8, uses anchors, aliases or tags,
+has duplicate keys, holds more than one document, or is not a mapping.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+from ruamel.yaml import YAML, events
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from agot_adjudicator.errors import InputError, Problem
+
+MAX_BYTES = 1024 * 1024
+"""Input files larger than this (1 MiB) are refused."""
+
+MAX_DEPTH = 64
+"""Documents nested deeper than this are refused."""
+
+JsonPath = tuple[str | int, ...]
+
+
+def json_path(path: Iterable[str | int]) -> str:
+    """Render a document path as ``$.a.b[0]``.
+
+    >>> json_path(["orders", "winterfell"])
+    '$.orders.winterfell'
+    >>> json_path(["plans", "raids", 0, "from"])
+    '$.plans.raids[0].from'
+    >>> json_path([])
+    '$'
+    """
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.replace("_", "a").isalnum():
+            out += f".{part}"
+        else:
+            out += "[" + json.dumps(part) + "]"
+    return out
+
+
+@dataclass(frozen=True)
+class Document:
+    """A loaded input file: plain data plus the position of every node."""
+
+    name: str
+    data: dict[str, Any]
+    sha256: str
+    positions: Mapping[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    key_positions: Mapping[JsonPath, tuple[int, int]] = field(default_factory=dict)
+
+    def locate(self, path: Iterable[str | int], *, key: bool = False) -> tuple[int, int] | None:
+        """Return the 1-based (line, column) of ``path``, or of its nearest ancestor."""
+        parts = tuple(path)
+        if key and parts in self.key_positions:
+            return self.key_positions[parts]
+        while parts:
+            if parts in self.positions:
+                return self.positions[parts]
+            parts = parts[:-1]
+        return self.positions.get((), (1, 1))
+
+    def problem(self, path: Iterable[str | int], message: str, *, key: bool = False) -> Problem:
+        """A :class:`Problem` located at ``path`` in this document."""
+        parts = tuple(path)
+        line_col = self.locate(parts, key=key)
+        line, col = line_col if line_col else (None, None)
+        return Problem(self.name, line, col, json_path(parts), message)
+
+
+def _mark_problem(name: str, exc: YAMLError) -> Problem:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    message = f"{context}: {problem}" if context and "duplicate" in str(context) else problem
+    if "found duplicate key" in str(exc):
+        key = str(exc).split('found duplicate key "', 1)[-1].split('"', 1)[0]
+        message = f"duplicate key '{key}'"
+    if mark is None:
+        return Problem(name, None, None, "", f"invalid YAML: {message}")
+    return Problem(name, mark.line + 1, mark.column + 1, "", f"invalid YAML: {message}")
+
+
+_ALLOWED_TAGS = (None, "!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int",
+                 "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
+def _check_events(name: str, text: str) -> list[Problem]:
+    """Refuse anchors, aliases, explicit tags, several documents and deep nesting."""
+    problems: list[Problem] = []
+    documents = 0
+    depth = 0
+    yaml = YAML(typ="rt")
+    try:
+        for event in yaml.parse(text):
+            mark = event.start_mark
+            where = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+            if isinstance(event, events.DocumentStartEvent):
+                documents += 1
+                if documents == 2:
+                    problems.append(Problem(name, *where, "", "more than one YAML document"))
+            if isinstance(event, events.AliasEvent):
+                problems.append(Problem(name, *where, "", "YAML aliases are not allowed"))
+            elif isinstance(event, events.NodeEvent) and event.anchor is not None:
+                problems.append(Problem(name, *where, "", "YAML anchors are not allowed"))
+            tag = getattr(event, "tag", None)
+            if tag not in _ALLOWED_TAGS and isinstance(event, events.NodeEvent):
+                problems.append(Problem(name, *where, "", f"YAML tag {tag!r} is not allowed"))
+            if isinstance(event, events.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    problems.append(Problem(name, *where, "", "document nested too deeply"))
+                    break
+            elif isinstance(event, events.CollectionEndEvent):
+                depth -= 1
+            if len(problems) >= 20:
+                break
+    except YAMLError as exc:
+        problems.append(_mark_problem(name, exc))
+    return problems
+
+
+def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]],
+           key_positions: dict[JsonPath, tuple[int, int]]) -> Any:
+    """Convert ruamel's round-trip nodes to plain JSON-like data, recording positions."""
+    if isinstance(node, CommentedMap):
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            skey = key if isinstance(key, str) else str(key)
+            child = (*path, skey)
+            try:
+                line, col = node.lc.value(key)
+                positions[child] = (line + 1, col + 1)
+                kline, kcol = node.lc.key(key)
+                key_positions[child] = (kline + 1, kcol + 1)
+            except (KeyError, TypeError, IndexError):
+                pass
+            out[skey] = _plain(value, child, positions, key_positions)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for index, value in enumerate(node):
+            child = (*path, index)
+            try:
+                line, col = node.lc.item(index)
+                positions[child] = (line + 1, col + 1)
+            except (KeyError, TypeError, IndexError):
+                pass
+            items.append(_plain(value, child, positions, key_positions))
+        return items
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, datetime.date | datetime.datetime):
+        return node.isoformat()
+    if isinstance(node, str):
+        return str(node)
+    return str(node)
+
+
+def parse_text(name: str, raw: bytes) -> Document:
+    """Parse ``raw`` bytes of the file ``name`` into a :class:`Document`.
+
+    Raises :class:`InputError` with every problem found.
+    """
+    if len(raw) > MAX_BYTES:
+        raise InputError([Problem(name, None, None, "",
+                                  f"file is {len(raw)} bytes; the limit is {MAX_BYTES} (1 MiB)")])
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError([Problem(name, line, col, "",
+                                  f"not UTF-8 text (byte 0x{raw[exc.start]:02x})")]) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\x00" in text:
+        index = text.index("\x00")
+        line = text.count("\n", 0, index) + 1
+        col = index - (text.rfind("\n", 0, index) + 1) + 1
+        raise InputError([Problem(name, line, col, "", "binary data (NUL byte) in a YAML file")])
+    problems = _check_events(name, text)
+    if problems:
+        raise InputError(problems)
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        node = yaml.load(io.StringIO(text))
+    except MarkedYAMLError as exc:
+        raise InputError([_mark_problem(name, exc)]) from None
+    except YAMLError as exc:
+        raise InputError([_mark_problem(name, exc)]) from None
+    except RecursionError:
+        raise InputError([Problem(name, None, None, "", "document nested too deeply")]) from None
+    if not isinstance(node, CommentedMap):
+        kind = "empty" if node is None else f"a {type(_plain(node, (), {}, {})).__name__}"
+        raise InputError([Problem(name, 1, 1, "$",
+                                  f"the document is {kind}; expected a mapping of keys")])
+    positions: dict[JsonPath, tuple[int, int]] = {(): (1, 1)}
+    key_positions: dict[JsonPath, tuple[int, int]] = {}
+    data = _plain(node, (), positions, key_positions)
+    return Document(name, data, digest, positions, key_positions)
+
+
+def load_yaml(path: str | os.PathLike[str], name: str | None = None) -> Document:
+    """Read and parse one YAML file safely (see module docstring)."""
+    display = name if name is not None else str(path)
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise InputError([Problem(display, None, None, "",
+                                      f"file is {size} bytes; the limit is {MAX_BYTES} (1 MiB)")])
+        raw = p.read_bytes()
+    except IsADirectoryError:
+        raise InputError([Problem(display, None, None, "", "is a directory, not a file")]) from None
+    except FileNotFoundError:
+        raise InputError([Problem(display, None, None, "", "no such file")]) from None
+    except OSError as exc:
+        raise InputError([Problem(display, None, None, "", f"cannot read: {exc.strerror}")]) from None
+    return parse_text(display, raw)
+
+
+# --- JSON Schema ---------------------------------------------------------------------------
+
+SCHEMA_NAMES = ("state", "orders", "ruleset", "scenario")
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """Return the packaged JSON Schema ``name`` (one of :data:`SCHEMA_NAMES`)."""
+    text = resources.files("agot_adjudicator").joinpath("schemas", f"{name}.schema.json").read_text(
+        encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    schema = load_schema(name)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _describe(error: ValidationError) -> str:
+    if error.validator == "additionalProperties":
+        return error.message.replace("Additional properties are not allowed", "unknown key")
+    if error.validator == "enum" and isinstance(error.validator_value, list):
+        options = ", ".join(str(v) for v in error.validator_value[:12])
+        more = ", ..." if len(error.validator_value) > 12 else ""
+        return f"{error.instance!r} is not one of: {options}{more}"
+    if error.validator == "const":
+        return f"{error.instance!r} should be {error.validator_value!r}"
+    return error.message
+
+
+def _unknown_keys(error: ValidationError) -> list[str]:
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return []
+    allowed = set(error.schema.get("properties", {}))
+    patterns = error.schema.get("patternProperties", {})
+    import re
+
+    keys = []
+    for key in error.instance:
+        if key in allowed or any(re.search(p, key) for p in patterns):
+            continue
+        keys.append(key)
+    return sorted(keys)
+
+
+def schema_problems(doc: Document, schema_name: str) -> list[Problem]:
+    """Every JSON Schema violation of ``doc``, each located at its node."""
+    problems: list[Problem] = []
+    for error in _validator(schema_name).iter_errors(doc.data):
+        chosen = error
+        if error.context:
+            chosen = best_match(error.context) or error
+        path = list(chosen.absolute_path)
+        unknown = _unknown_keys(chosen)
+        if unknown:
+            for key in unknown:
+                problems.append(doc.problem([*path, key], "unknown key", key=True))
+            continue
+        problems.append(doc.problem(path, _describe(chosen)))
+    return sorted(set(problems), key=Problem.sort_key)
+
+
+def check_schema(doc: Document, schema_name: str) -> None:
+    """Raise :class:`InputError` if ``doc`` violates the schema ``schema_name``."""
+    problems = schema_problems(doc, schema_name)
+    if problems:
+        raise InputError(problems)
+
+
+# --- output --------------------------------------------------------------------------------
+
+def _flowify(data: Any, depth: int = 0) -> Any:
+    """Turn plain data into ruamel nodes: short lists of scalars in flow style."""
+    if isinstance(data, dict):
+        cm = CommentedMap()
+        for key, value in data.items():
+            cm[key] = _flowify(value, depth + 1)
+        return cm
+    if isinstance(data, list):
+        cs = CommentedSeq(_flowify(v, depth + 1) for v in data)
+        if all(not isinstance(v, dict | list) for v in data):
+            cs.fa.set_flow_style()
+        return cs
+    return data
+
+
+def dump_yaml(data: Mapping[str, Any], header: str | None = None) -> str:
+    """Serialise ``data`` to YAML text, deterministically (keys in insertion order)."""
+    yaml = YAML(typ="rt")
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    buffer = io.StringIO()
+    yaml.dump(_flowify(dict(data)), buffer)
+    text = buffer.getvalue()
+    if header:
+        text = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + text
+    return text
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """True when two paths name the same file (or would, once created)."""
+    pa, pb = Path(a), Path(b)
+    try:
+        if pa.exists() and pb.exists():
+            return os.path.samefile(pa, pb)
+    except OSError:
+        pass
+    return pa.resolve() == pb.resolve()
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temporary file, then rename)."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_all_atomic(outputs: Iterable[tuple[str | os.PathLike[str], str]]) -> None:
+    """Write several files; each one atomically."""
+    for path, text in outputs:
+        write_atomic(path, text)
+
+
+def iter_files(paths: Iterable[str]) -> Iterator[Path]:
+    """Yield files from a list of files and directories (``*.yaml`` in sorted order)."""
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            yield from sorted(q for q in p.iterdir() if q.suffix in (".yaml", ".yml"))
+        else:
+            yield p

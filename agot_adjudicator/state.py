@@ -1,0 +1,221 @@
+"""The game state (``format: agot-state/1``) as dataclasses, and its (de)serialisation.
+
+The state is the moderator's file at a phase boundary (DESIGN.md §2). The
+engine works on a deep copy (:meth:`GameState.copy`) and never on its input.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from agot_adjudicator.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
+
+STATE_FORMAT = "agot-state/1"
+PHASES = ("westeros", "planning", "action", "ended")
+RESTRICTIONS = ("sea_of_storms", "storm_of_swords", "feast_for_crows", "rains_of_autumn")
+"""Westeros cards whose effect lasts for the round (R3.9–R3.12)."""
+
+
+def sort_units(units: list[str]) -> list[str]:
+    """Units in the canonical order footman, knight, ship.
+
+    >>> sort_units(["ship", "knight", "footman", "knight"])
+    ['footman', 'knight', 'knight', 'ship']
+    """
+    return sorted(units, key=UNIT_TYPES.index)
+
+
+@dataclass
+class NeutralForce:
+    """A neutral force token (R0.6), or the units of a house not in play (R12.2)."""
+
+    strength: int
+    house: str | None = None
+    units: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"strength": self.strength}
+        if self.house is not None:
+            out["house"] = self.house
+            out["units"] = sort_units(self.units)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NeutralForce:
+        return cls(data["strength"], data.get("house"), list(data.get("units", [])))
+
+
+@dataclass
+class AreaState:
+    """What stands in one area: one house's units (some routed), its order, a power token."""
+
+    house: str | None = None
+    units: list[str] = field(default_factory=list)
+    routed: list[str] = field(default_factory=list)
+    order: str | None = None
+    power_token: str | None = None
+    neutral_force: NeutralForce | None = None
+
+    def is_empty(self) -> bool:
+        return (not self.units and self.order is None and self.power_token is None
+                and self.neutral_force is None)
+
+    def standing(self) -> list[str]:
+        """Units that are not routed."""
+        rest = list(self.units)
+        for unit in self.routed:
+            rest.remove(unit)
+        return rest
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.units:
+            out["house"] = self.house
+            out["units"] = sort_units(self.units)
+            if self.routed:
+                out["routed"] = sort_units(self.routed)
+        if self.order is not None:
+            out["order"] = self.order
+        if self.power_token is not None:
+            out["power_token"] = self.power_token
+        if self.neutral_force is not None:
+            out["neutral_force"] = self.neutral_force.to_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AreaState:
+        neutral = data.get("neutral_force")
+        return cls(
+            house=data.get("house"),
+            units=list(data.get("units", [])),
+            routed=list(data.get("routed", [])),
+            order=data.get("order"),
+            power_token=data.get("power_token"),
+            neutral_force=NeutralForce.from_dict(neutral) if neutral is not None else None,
+        )
+
+
+@dataclass
+class HouseState:
+    """A house in play: available power, supply level, hand and discards (R0, R10)."""
+
+    power: int
+    supply: int
+    hand: list[str]
+    discards: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"power": self.power, "supply": self.supply, "hand": list(self.hand),
+                "discards": list(self.discards)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HouseState:
+        return cls(data["power"], data["supply"], list(data["hand"]), list(data.get("discards", [])))
+
+
+@dataclass
+class GameState:
+    """The whole game at a phase boundary. ``houses`` holds only the houses in play."""
+
+    ruleset_name: str
+    ruleset_sha256: str
+    game_id: str
+    seed: int
+    round: int
+    phase: str
+    tracks: dict[str, list[str]]
+    houses: dict[str, HouseState]
+    areas: dict[str, AreaState]
+    decks: dict[str, list[str]]
+    wildling_threat: int = 0
+    shuffles: int = 0
+    blade_used: bool = False
+    raven_used: bool = False
+    restrictions: list[str] = field(default_factory=list)
+    revealed: dict[str, str] = field(default_factory=dict)
+    winner: dict[str, Any] | None = None
+    chain: dict[str, Any] | None = None
+
+    # --- derived facts -------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self.houses)
+
+    def order_of_play(self) -> list[str]:
+        """Houses in order of play: the Iron Throne track, position 1 first (R2.3)."""
+        return list(self.tracks["iron_throne"])
+
+    def holder(self, track: str) -> str:
+        """The house at position 1 of ``track`` (holder of its special token, R1.4)."""
+        return self.tracks[track][0]
+
+    def area(self, area_id: str) -> AreaState:
+        """The area's state (an empty one if nothing stands there; not stored until set)."""
+        return self.areas.get(area_id) or AreaState()
+
+    def set_area(self, area_id: str, area: AreaState) -> None:
+        if area.is_empty():
+            self.areas.pop(area_id, None)
+        else:
+            self.areas[area_id] = area
+
+    def copy(self) -> GameState:
+        return copy.deepcopy(self)
+
+    # --- (de)serialisation ---------------------------------------------------------------
+    def to_dict(self, ruleset: Ruleset | None = None) -> dict[str, Any]:
+        """Plain data in the file layout; areas in the ruleset's fixed id order."""
+        order = list(ruleset.area_ids) if ruleset is not None else sorted(self.areas)
+        areas = {a: self.areas[a].to_dict() for a in order if a in self.areas}
+        houses = {h: self.houses[h].to_dict() for h in (ruleset.houses if ruleset else
+                                                       sorted(self.houses)) if h in self.houses}
+        out: dict[str, Any] = {
+            "format": STATE_FORMAT,
+            "ruleset": {"name": self.ruleset_name, "sha256": self.ruleset_sha256},
+            "game": {"id": self.game_id, "seed": self.seed},
+            "round": self.round,
+            "phase": self.phase,
+            "tracks": {t: list(self.tracks[t]) for t in TRACKS},
+            "wildling_threat": self.wildling_threat,
+            "used_this_round": {"valyrian_steel_blade": self.blade_used,
+                                "messenger_raven": self.raven_used},
+            "restrictions": list(self.restrictions),
+            "houses": houses,
+            "areas": areas,
+            "westeros": {"shuffles": self.shuffles,
+                         "revealed": {d: self.revealed[d] for d in DECKS if d in self.revealed},
+                         "decks": {d: list(self.decks[d]) for d in DECKS}},
+        }
+        if self.winner is not None:
+            out["winner"] = copy.deepcopy(self.winner)
+        if self.chain is not None:
+            out["chain"] = copy.deepcopy(self.chain)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        """Build from schema-valid plain data (see ``schemas/state.schema.json``)."""
+        used = data.get("used_this_round", {})
+        westeros = data["westeros"]
+        return cls(
+            ruleset_name=data["ruleset"]["name"],
+            ruleset_sha256=data["ruleset"]["sha256"],
+            game_id=str(data["game"]["id"]),
+            seed=data["game"]["seed"],
+            round=data["round"],
+            phase=data["phase"],
+            tracks={t: list(data["tracks"][t]) for t in TRACKS},
+            houses={h: HouseState.from_dict(v) for h, v in data["houses"].items()},
+            areas={a: AreaState.from_dict(v) for a, v in data.get("areas", {}).items()},
+            decks={d: list(westeros["decks"][d]) for d in DECKS},
+            wildling_threat=data.get("wildling_threat", 0),
+            shuffles=westeros.get("shuffles", 0),
+            blade_used=used.get("valyrian_steel_blade", False),
+            raven_used=used.get("messenger_raven", False),
+            restrictions=list(data.get("restrictions", [])),
+            revealed=dict(westeros.get("revealed", {})),
+            winner=copy.deepcopy(data.get("winner")),
+            chain=copy.deepcopy(data.get("chain")),
+        )

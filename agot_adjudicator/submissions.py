@@ -1,0 +1,279 @@
+"""Submissions (``format: agot-orders/1``): sections per house, direct answers, R4 legality.
+
+A file holds one house's section (``house:``), several (``houses:``), or only
+the moderator's ``answers:``. Several files may be given; a house's orders,
+bids, wildling bid or one kind of plan given twice, or two different answers
+to one decision, are errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agot_adjudicator.errors import Problem
+from agot_adjudicator.files import Document
+from agot_adjudicator.naming import one_of, suggest
+from agot_adjudicator.ruleset import TRACKS, Ruleset
+from agot_adjudicator.state import GameState
+
+SECTION_KEYS = ("orders", "bids", "wildlings", "plans")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a value came from, to locate errors found later by the engine."""
+
+    doc: Document
+    path: tuple[str | int, ...]
+
+    def problem(self, message: str, *extra: str | int) -> Problem:
+        return self.doc.problem([*self.path, *extra], message)
+
+
+@dataclass
+class HouseSection:
+    """Everything one house submitted, merged over files, with the source of each part."""
+
+    house: str
+    orders: dict[str, str | None] | None = None
+    bids: dict[str, int] | None = None
+    wildlings: int | None = None
+    plans: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A direct answer to a decision id, and the house whose file gave it (None: moderator)."""
+
+    id: str
+    value: Any
+    house: str | None
+    source: Source
+
+
+@dataclass
+class Submissions:
+    """All submissions of a run, merged."""
+
+    sections: dict[str, HouseSection] = field(default_factory=dict)
+    answers: dict[str, Answer] = field(default_factory=dict)
+    docs: list[Document] = field(default_factory=list)
+
+    def section(self, house: str) -> HouseSection:
+        return self.sections.get(house) or HouseSection(house)
+
+    def plan(self, house: str, key: str) -> Any:
+        """The plan ``key`` of ``house``, or None."""
+        section = self.sections.get(house)
+        return None if section is None else section.plans.get(key)
+
+
+def _merge_section(subs: Submissions, house: str, body: dict[str, Any], doc: Document,
+                   base: tuple[str | int, ...], problems: list[Problem]) -> None:
+    section = subs.sections.setdefault(house, HouseSection(house))
+    for key in SECTION_KEYS:
+        if key not in body:
+            continue
+        if key == "plans":
+            for plan_key, value in body["plans"].items():
+                tag = f"plans.{plan_key}"
+                if tag in section.sources:
+                    first = section.sources[tag]
+                    problems.append(doc.problem([*base, "plans", plan_key],
+                                                f"{house}'s plans.{plan_key} is given twice "
+                                                f"(also in {first.doc.name})"))
+                    continue
+                section.plans[plan_key] = value
+                section.sources[tag] = Source(doc, (*base, "plans", plan_key))
+            continue
+        if key in section.sources:
+            first = section.sources[key]
+            problems.append(doc.problem([*base, key], f"{house}'s {key} is given twice "
+                                        f"(also in {first.doc.name})"))
+            continue
+        setattr(section, key, body[key])
+        section.sources[key] = Source(doc, (*base, key))
+    for answer_id, value in body.get("answers", {}).items():
+        _add_answer(subs, answer_id, value, house, Source(doc, (*base, "answers", answer_id)),
+                    problems)
+
+
+def _add_answer(subs: Submissions, answer_id: str, value: Any, house: str | None,
+                source: Source, problems: list[Problem]) -> None:
+    previous = subs.answers.get(answer_id)
+    if previous is not None:
+        if previous.value != value:
+            problems.append(source.problem(
+                f"two different answers to {answer_id}: {value!r} here and {previous.value!r} "
+                f"in {previous.source.doc.name}"))
+        return
+    subs.answers[answer_id] = Answer(answer_id, value, house, source)
+
+
+def collect(docs: Sequence[Document], state: GameState, ruleset: Ruleset) -> tuple[
+        Submissions, list[Problem]]:
+    """Merge schema-valid submission documents; check round, houses and duplicates."""
+    subs = Submissions(docs=list(docs))
+    problems: list[Problem] = []
+    for doc in docs:
+        d = doc.data
+        if d["round"] != state.round:
+            problems.append(doc.problem(["round"], f"{doc.name} is for round {d['round']}; "
+                                        f"the state is at round {state.round}"))
+            continue
+        has_section = any(k in d for k in SECTION_KEYS)
+        if "houses" in d and ("house" in d or has_section):
+            problems.append(doc.problem(["houses"], "give either `house:` with its sections or "
+                                        "`houses:`, not both"))
+            continue
+        if has_section and "house" not in d:
+            problems.append(doc.problem([], "a file with orders, bids or plans needs `house:`"))
+            continue
+        sections: list[tuple[str, dict[str, Any], tuple[str | int, ...]]] = []
+        if "house" in d:
+            sections.append((d["house"], d, ()))
+        for house, body in d.get("houses", {}).items():
+            sections.append((house, body, ("houses", house)))
+        for house, body, base in sections:
+            path = [*base] if base else ["house"]
+            if house not in state.houses:
+                problems.append(doc.problem(path, f"'{house}' is not a house in play"
+                                            f"{suggest(house, state.houses)} (in play: "
+                                            f"{one_of(state.order_of_play())})", key=bool(base)))
+                continue
+            _merge_section(subs, house, body, doc, base, problems)
+        if "house" not in d:
+            for answer_id, value in d.get("answers", {}).items():
+                _add_answer(subs, answer_id, value, None, Source(doc, ("answers", answer_id)),
+                            problems)
+        else:
+            pass  # answers in a single-house file were merged with its section
+    return subs, problems
+
+
+def stars_allowed(state: GameState, ruleset: Ruleset, house: str) -> int:
+    """Special (★) orders allowed by the house's King's Court position (R4.2, R12.3)."""
+    position = state.tracks["kings_court"].index(house)
+    stars = ruleset.kings_court_stars
+    return stars[position] if position < len(stars) else 0
+
+
+def forbidden_kinds(restrictions: Sequence[str]) -> dict[str, str]:
+    """Order kinds forbidden by this round's Westeros cards (R3.9–R3.11), kind → card."""
+    table = {"sea_of_storms": "raid", "storm_of_swords": "defense",
+             "feast_for_crows": "consolidate_power"}
+    return {table[r]: r for r in restrictions if r in table}
+
+
+def order_problems(section: HouseSection, state: GameState, ruleset: Ruleset,
+                   restrictions: Sequence[str] | None = None) -> list[Problem]:
+    """R4 legality of a house's planning orders (R4.1–R4.4, R3.9–R3.11)."""
+    if section.orders is None:
+        return []
+    src = section.sources["orders"]
+    house = section.house
+    p: list[Problem] = []
+    used: dict[str, int] = {}
+    stars = 0
+    forbidden = forbidden_kinds(state.restrictions if restrictions is None else restrictions)
+    for area_id, order in section.orders.items():
+        if area_id not in ruleset.areas:
+            p.append(src.doc.problem([*src.path, area_id], f"no such area '{area_id}'"
+                                     f"{suggest(area_id, ruleset.areas)}", key=True))
+            continue
+        here = state.area(area_id)
+        if here.house != house or not here.units:
+            holder = f"{here.house} units" if here.units else "no units"
+            p.append(src.problem(f"{house} has no units in {area_id} ({holder} there); "
+                                 "orders go only where the house has units (R4.1)", area_id))
+            continue
+        if order is None:
+            continue
+        if order not in ruleset.order_tokens:
+            p.append(src.problem(f"'{order}' is not an order{suggest(order, ruleset.order_tokens)}"
+                                 f" (expected one of: {one_of(ruleset.order_tokens)})", area_id))
+            continue
+        token = ruleset.order_tokens[order]
+        used[order] = used.get(order, 0) + 1
+        if used[order] == token.count + 1:
+            p.append(src.problem(f"{house} has only {token.count} '{order}' order"
+                                 f"{'s' if token.count > 1 else ''} (R0.2)", area_id))
+        if token.special:
+            stars += 1
+        if token.kind == "consolidate_power" and ruleset.areas[area_id].is_sea:
+            p.append(src.problem(f"'{order}' cannot be placed at sea: Consolidate Power only on "
+                                 "land (R4.3)", area_id))
+        if token.kind in forbidden:
+            card = forbidden[token.kind]
+            p.append(src.problem(f"'{order}': no {token.kind.replace('_', ' ')} orders may be "
+                                 f"placed this round ({card}, R4.4)", area_id))
+    allowed = stars_allowed(state, ruleset, house)
+    if stars > allowed:
+        p.append(src.problem(f"{house} placed {stars} special orders; its King's Court position "
+                             f"allows {allowed} (R4.2)"))
+    return p
+
+
+def bid_problems(section: HouseSection, state: GameState) -> list[Problem]:
+    """Bids within available power (R7.1, R8.1): the three tracks together, the wildling bid alone."""
+    p: list[Problem] = []
+    power = state.houses[section.house].power
+    if section.bids is not None:
+        total = sum(section.bids.get(t, 0) for t in TRACKS)
+        if total > power:
+            p.append(section.sources["bids"].problem(
+                f"{section.house} bids {total} in all but has {power} available power (R7.1)"))
+    if section.wildlings is not None and section.wildlings > power:
+        p.append(section.sources["wildlings"].problem(
+            f"{section.house} bids {section.wildlings} against the wildlings but has {power} "
+            "available power (R8.1)"))
+    return p
+
+
+def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
+    """Ids in plans that do not exist in the ruleset (areas, cards, houses)."""
+    p: list[Problem] = []
+    plans = section.plans
+    src = section.sources
+
+    def area(value: str, tag: str, *path: str | int, key: bool = False) -> None:
+        if value not in ruleset.areas:
+            s = src[tag]
+            p.append(s.doc.problem([*s.path, *path], f"no such area '{value}'"
+                                   f"{suggest(value, ruleset.areas)}", key=key))
+
+    for i, raid in enumerate(plans.get("raids") or []):
+        area(raid["from"], "plans.raids", i, "from")
+        for j, target in enumerate(raid.get("targets", [])):
+            area(target, "plans.raids", i, "targets", j)
+    for i, march in enumerate(plans.get("marches") or []):
+        area(march["from"], "plans.marches", i, "from")
+        for dest in march.get("moves", {}):
+            area(dest, "plans.marches", i, "moves", dest, key=True)
+    for key in ("support", "retreats"):
+        for area_id in plans.get(key) or {}:
+            area(area_id, f"plans.{key}", area_id, key=True)
+    for area_id in plans.get("musters") or {}:
+        area(area_id, "plans.musters", area_id, key=True)
+    if plans.get("raven"):
+        area(plans["raven"]["area"], "plans.raven", "area")
+        if plans["raven"]["order"] not in ruleset.order_tokens:
+            order = plans["raven"]["order"]
+            p.append(src["plans.raven"].problem(
+                f"'{order}' is not an order{suggest(order, ruleset.order_tokens)}", "order"))
+    own = ruleset.cards_by_house[section.house]
+    for i, rule in enumerate(plans.get("house_cards") or []):
+        cards = rule.get("priority", [rule.get("card")])
+        for j, card in enumerate(cards):
+            if card is not None and card not in own:
+                where: list[str | int] = [i, "priority", j] if "priority" in rule else [i, "card"]
+                p.append(src["plans.house_cards"].problem(
+                    f"'{card}' is not a {section.house} house card{suggest(card, own)}", *where))
+    for i, house in enumerate(plans.get("tie_break") or []):
+        if house not in ruleset.houses:
+            p.append(src["plans.tie_break"].problem(f"'{house}' is not a house"
+                                                    f"{suggest(house, ruleset.houses)}", i))
+    return p

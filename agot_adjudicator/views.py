@@ -1,0 +1,95 @@
+"""Plain-text tables of a state for ``agot show`` (tabulate)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tabulate import tabulate
+
+from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS, Ruleset
+from agot_adjudicator.state import GameState
+
+
+def units_text(units: list[str], routed: list[str] | None = None) -> str:
+    """``2 footmen, 1 knight`` style summary.
+
+    >>> units_text(["footman", "footman", "knight"], ["knight"])
+    '2 footmen, 1 knight (1 knight routed)'
+    """
+    def count(items: list[str]) -> str:
+        c = Counter(items)
+        plural = {"footman": "footmen", "knight": "knights", "ship": "ships"}
+        return ", ".join(f"{c[u]} {u if c[u] == 1 else plural[u]}"
+                         for u in ("footman", "knight", "ship") if c[u])
+    text = count(units)
+    if routed:
+        text += f" ({count(routed)} routed)"
+    return text
+
+
+def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
+    """The house controlling a land area (R13.1), or None."""
+    area = ruleset.areas[area_id]
+    if area.is_sea:
+        return None
+    here = state.area(area_id)
+    if here.units and here.house is not None:
+        return here.house
+    if here.power_token is not None:
+        return here.power_token
+    if here.neutral_force is None and area.home_of in state.houses:
+        return area.home_of
+    return None
+
+
+def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> str:
+    """Board, tracks and houses as tables; ``house`` limits it to what that house may see."""
+    out = [f"{ruleset.title} — game {state.game_id}, round {state.round}, "
+           f"{state.phase} phase" + (f" (view of {house})" if house else " (moderator's view)")]
+    if state.winner:
+        out.append(f"Winner: {', '.join(state.winner['houses'])} — {state.winner['reason']}")
+    rows = []
+    for area_id in ruleset.area_ids:
+        here = state.area(area_id)
+        ctrl = controller(state, ruleset, area_id)
+        if here.is_empty() and ctrl is None:
+            continue
+        area = ruleset.areas[area_id]
+        neutral = ""
+        if here.neutral_force is not None:
+            nf = here.neutral_force
+            neutral = f"{nf.strength}" + (f" ({nf.house}: {units_text(nf.units)})" if nf.house
+                                          else "")
+        rows.append([area.name, area.kind, area.castle or "", ctrl or "",
+                     f"{here.house}: {units_text(here.units, here.routed)}" if here.units else "",
+                     here.order or "", here.power_token or "", neutral])
+    out.append(tabulate(rows, headers=["area", "kind", "castle", "controlled by", "units",
+                                       "order", "power token", "neutral force"]))
+    track_rows = []
+    for position in range(len(state.houses)):
+        row: list[str | int] = [position + 1]
+        for track in TRACKS:
+            h = state.tracks[track][position]
+            row.append(h + (f" [{TRACK_TOKENS[track].replace('_', ' ')}]" if position == 0 else ""))
+        track_rows.append(row)
+    out.append(tabulate(track_rows, headers=["position", "Iron Throne", "Fiefdoms",
+                                             "King's Court"]))
+    used = [name for name, flag in (("Valyrian Steel Blade", state.blade_used),
+                                    ("Messenger Raven", state.raven_used)) if flag]
+    out.append(f"Wildling threat: {state.wildling_threat}. Used this round: "
+               f"{', '.join(used) if used else 'nothing'}. Restrictions: "
+               f"{', '.join(state.restrictions) if state.restrictions else 'none'}.")
+    house_rows = []
+    for h in state.order_of_play():
+        hs = state.houses[h]
+        hand = ", ".join(hs.hand) if house is None or house == h else f"{len(hs.hand)} cards"
+        castles = sum(1 for a in ruleset.area_ids if ruleset.areas[a].castle
+                      and controller(state, ruleset, a) == h)
+        house_rows.append([h, hs.power, hs.supply, castles, hand, ", ".join(hs.discards)])
+    out.append(tabulate(house_rows, headers=["house", "power", "supply", "castles", "hand",
+                                             "discards"]))
+    if house is None:
+        decks = "; ".join(f"{d}: {', '.join(state.decks[d])}" for d in state.decks)
+        out.append(f"Westeros decks (top first; secret): {decks}")
+        out.append(f"Seed: {state.seed} (secret until the game ends)")
+    return "\n\n".join(out) + "\n"
