@@ -6,12 +6,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agot_adjudicator.decisions import AnswerError, GivenAnswer
+from agot_adjudicator.engine.context import HouseInput, Inputs
+from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.files import Document, dump_yaml, load_yaml, same_file, schema_problems
 from agot_adjudicator.ruleset import Ruleset
 from agot_adjudicator.state import GameState
 from agot_adjudicator.submissions import (
+    Source,
     Submissions,
     bid_problems,
     collect,
@@ -146,3 +150,72 @@ def state_text(state: GameState, ruleset: Ruleset) -> str:
 
 def exists(path: str) -> bool:
     return Path(path).exists()
+
+
+# --- adjudicate ----------------------------------------------------------------------------
+
+@dataclass
+class Adjudication:
+    """Outcome of ``agot adjudicate`` before anything is written."""
+
+    result: Result
+    state_doc: Document
+    docs: list[Document]
+
+
+def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
+    """Turn merged submissions into the engine's plain inputs and located answers."""
+    houses = {h: HouseInput(orders=s.orders, bids=s.bids, wildlings=s.wildlings,
+                            plans=dict(s.plans)) for h, s in subs.sections.items()}
+    answers = {}
+    for answer_id, answer in subs.answers.items():
+        def locate(message: str, source: Source = answer.source) -> Problem:
+            return source.problem(message)
+        answers[answer_id] = GivenAnswer(answer.value, answer.house, locate)
+    return Inputs(houses), answers
+
+
+def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
+                     nmr: Sequence[str] = (), defaults: bool = False) -> Adjudication:
+    """Load, check and resolve; raise :class:`InputError` on any invalid input."""
+    problems: list[Problem] = []
+    try:
+        state_doc, state = load_state(state_path, ruleset)
+    except InputError as exc:
+        problems.extend(exc.problems)
+        state_doc, state = None, None  # type: ignore[assignment]
+    try:
+        docs = load_submissions(orders_paths)
+    except InputError as exc:
+        problems.extend(exc.problems)
+        docs = []
+    if problems:
+        raise InputError(problems)
+    for house in nmr:
+        if house not in state.houses:
+            raise UsageError(f"--nmr {house}: not a house in play "
+                             f"({', '.join(state.order_of_play())})")
+    subs, problems = collect(docs, state, ruleset)
+    for house in state.order_of_play():
+        section = subs.sections.get(house)
+        if section is None:
+            continue
+        if section.orders is not None and state.phase == "action":
+            problems.append(section.sources["orders"].problem(
+                "orders are placed in the planning phase; the state is in the action phase"))
+        elif state.phase == "planning":
+            problems.extend(order_problems(section, state, ruleset))
+        problems.extend(bid_problems(section, state))
+        problems.extend(plan_problems(section, ruleset))
+    if problems:
+        raise InputError(problems)
+    inputs, answers = engine_inputs(subs)
+    try:
+        result = resolve(ruleset, state, inputs, answers, nmr=tuple(nmr), defaults=defaults)
+    except AnswerError as exc:
+        raise InputError(exc.problems) from None
+    if result.status == "complete" and result.unused_answers:
+        raise InputError([subs.answers[a].source.problem(
+            f"answer to {a} was never asked for (a typo, or stale?)") for a in
+            result.unused_answers])
+    return Adjudication(result, state_doc, docs)

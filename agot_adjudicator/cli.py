@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from agot_adjudicator import __version__, app
-from agot_adjudicator.errors import AgotError, InputError
+from agot_adjudicator.errors import AgotError, ExitCode, InputError
 from agot_adjudicator.files import SCHEMA_NAMES, load_schema, write_atomic
 from agot_adjudicator.ruleset import Ruleset, export_ruleset, load_ruleset
 from agot_adjudicator.views import show_text
@@ -157,3 +157,60 @@ def ruleset_export(directory: str) -> None:
     """Copy the packaged first-edition ruleset into DIRECTORY, to edit and pass as --ruleset."""
     for path in export_ruleset(directory):
         click.echo(f"wrote {path}")
+
+
+@main.command(epilog=EPILOG)
+@click.argument("state", type=click.Path(dir_okay=False))
+@click.argument("orders", nargs=-1, type=click.Path())
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Where to write the next state (only when the round is complete).")
+@click.option("--report", type=click.Path(dir_okay=False), help="Write the Markdown report here.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write the events as JSON Lines here.")
+@click.option("--pending", "pending_path", type=click.Path(dir_okay=False),
+              help="Write the pending decisions (YAML) here when the run stops.")
+@click.option("--nmr", multiple=True, metavar="HOUSE",
+              help="No moves received: apply the documented defaults for HOUSE (repeatable).")
+@click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
+@click.option("--in-place", is_flag=True, help="Allow an output to overwrite an input file.")
+@click.pass_context
+@handle_errors
+def adjudicate(ctx: click.Context, state: str, orders: tuple[str, ...], output: str,
+               report: str | None, log_path: str | None, pending_path: str | None,
+               nmr: tuple[str, ...], defaults: bool, in_place: bool) -> None:
+    """Resolve the round of STATE with the ORDERS files (DESIGN.md §1).
+
+    Exit 0 and write the next state when the round is complete; exit 3 and
+    print the pending decisions (paste-ready YAML) when answers are missing.
+    """
+    from agot_adjudicator.report import render_log, render_pending, render_report
+
+    ruleset = ruleset_of(ctx)
+    inputs = [state, *orders]
+    for out in (output, report, log_path, pending_path):
+        if out is not None:
+            app.check_output(out, inputs, in_place=in_place)
+    run = app.adjudicate_files(state, list(orders), ruleset, nmr, defaults)
+    result = run.result
+    title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
+    writes: list[tuple[str, str]] = []
+    if report:
+        writes.append((report, render_report(title, result.events, result.state, ruleset,
+                                             result.pending)))
+    if log_path:
+        writes.append((log_path, render_log(result.events)))
+    if result.status == "pending":
+        text = render_pending(result.pending)
+        if pending_path:
+            writes.append((pending_path, text))
+        for path, content in writes:
+            write_atomic(path, content)
+        click.echo(text, nl=False)
+        sys.exit(int(ExitCode.PENDING))
+    writes.insert(0, (output, app.state_text(result.state, ruleset)))
+    for path, content in writes:
+        write_atomic(path, content)
+    s = result.state
+    status = (f"game over: {', '.join(s.winner['houses'])} won" if s.winner
+              else f"next: round {s.round}, {s.phase} phase")
+    click.echo(f"wrote {output} ({status}); {len(result.events)} events")

@@ -139,13 +139,30 @@ def _check_events(name: str, text: str) -> list[Problem]:
     return problems
 
 
+def _key_text(key: Any) -> str:
+    """A non-string mapping key as the text a YAML user would write.
+
+    >>> _key_text(None), _key_text(True), _key_text(3)
+    ('null', 'true', '3')
+    """
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return str(key)
+
+
+_KIND_NAMES = {"str": "a string", "int": "a number", "float": "a number", "bool": "a boolean",
+               "list": "a list"}
+
+
 def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]],
            key_positions: dict[JsonPath, tuple[int, int]]) -> Any:
     """Convert ruamel's round-trip nodes to plain JSON-like data, recording positions."""
     if isinstance(node, CommentedMap):
         out: dict[str, Any] = {}
         for key, value in node.items():
-            skey = key if isinstance(key, str) else str(key)
+            skey = key if isinstance(key, str) else _key_text(key)
             child = (*path, skey)
             try:
                 line, col = node.lc.value(key)
@@ -217,7 +234,8 @@ def parse_text(name: str, raw: bytes) -> Document:
     except RecursionError:
         raise InputError([Problem(name, None, None, "", "document nested too deeply")]) from None
     if not isinstance(node, CommentedMap):
-        kind = "empty" if node is None else f"a {type(_plain(node, (), {}, {})).__name__}"
+        kind = ("empty" if node is None else
+                _KIND_NAMES.get(type(_plain(node, (), {}, {})).__name__, "not a mapping"))
         raise InputError([Problem(name, 1, 1, "$",
                                   f"the document is {kind}; expected a mapping of keys")])
     positions: dict[JsonPath, tuple[int, int]] = {(): (1, 1)}
@@ -262,9 +280,17 @@ def load_schema(name: str) -> dict[str, Any]:
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     schema = load_schema(name)
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
+    base = jsonschema.validators.validator_for(schema)
+    base.check_schema(schema)
+    # JSON Schema counts 1.0 as an integer; a YAML file that says 1.0 means a float.
+    strict = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    cls = jsonschema.validators.extend(base, type_checker=strict)
     return cls(schema)
+
+
+ID_PATTERN = "^[a-z][a-z0-9_]*$"
+"""The schemas' pattern for ruleset ids."""
 
 
 def _describe(error: ValidationError) -> str:
@@ -274,6 +300,8 @@ def _describe(error: ValidationError) -> str:
         options = ", ".join(str(v) for v in error.validator_value[:12])
         more = ", ..." if len(error.validator_value) > 12 else ""
         return f"{error.instance!r} is not one of: {options}{more}"
+    if error.validator == "pattern" and error.validator_value == ID_PATTERN:
+        return f"{error.instance!r} is not an id (lower-case snake_case, e.g. kings_landing)"
     if error.validator == "const":
         return f"{error.instance!r} should be {error.validator_value!r}"
     return error.message
@@ -298,14 +326,21 @@ def schema_problems(doc: Document, schema_name: str) -> list[Problem]:
     """Every JSON Schema violation of ``doc``, each located at its node."""
     problems: list[Problem] = []
     for error in _validator(schema_name).iter_errors(doc.data):
-        chosen = error
-        if error.context:
-            chosen = best_match(error.context) or error
+        # The deepest branch of a oneOf that fits the value's type; when no branch
+        # stands out, the most relevant of the branches' own errors.
+        chosen = best_match([error]) or error
+        if chosen.context:
+            chosen = best_match(chosen.context) or chosen
         path = list(chosen.absolute_path)
         unknown = _unknown_keys(chosen)
         if unknown:
             for key in unknown:
                 problems.append(doc.problem([*path, key], "unknown key", key=True))
+            continue
+        if "propertyNames" in chosen.absolute_schema_path and isinstance(chosen.instance, str):
+            # A bad key: locate the key itself, not the mapping holding it.
+            problems.append(doc.problem([*path, chosen.instance],
+                                        f"key {_describe(chosen)}", key=True))
             continue
         problems.append(doc.problem(path, _describe(chosen)))
     return sorted(set(problems), key=Problem.sort_key)

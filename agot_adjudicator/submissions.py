@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agot_adjudicator.engine.planning import order_errors
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.files import Document
 from agot_adjudicator.naming import one_of, suggest
@@ -154,67 +155,22 @@ def collect(docs: Sequence[Document], state: GameState, ruleset: Ruleset) -> tup
     return subs, problems
 
 
-def stars_allowed(state: GameState, ruleset: Ruleset, house: str) -> int:
-    """Special (★) orders allowed by the house's King's Court position (R4.2, R12.3)."""
-    position = state.tracks["kings_court"].index(house)
-    stars = ruleset.kings_court_stars
-    return stars[position] if position < len(stars) else 0
-
-
-def forbidden_kinds(restrictions: Sequence[str]) -> dict[str, str]:
-    """Order kinds forbidden by this round's Westeros cards (R3.9–R3.11), kind → card."""
-    table = {"sea_of_storms": "raid", "storm_of_swords": "defense",
-             "feast_for_crows": "consolidate_power"}
-    return {table[r]: r for r in restrictions if r in table}
-
-
 def order_problems(section: HouseSection, state: GameState, ruleset: Ruleset,
                    restrictions: Sequence[str] | None = None) -> list[Problem]:
-    """R4 legality of a house's planning orders (R4.1–R4.4, R3.9–R3.11)."""
+    """R4 legality of a house's planning orders, located in its file (R4.1–R4.4, R3.9–R3.11)."""
     if section.orders is None:
         return []
     src = section.sources["orders"]
-    house = section.house
-    p: list[Problem] = []
-    used: dict[str, int] = {}
-    stars = 0
-    forbidden = forbidden_kinds(state.restrictions if restrictions is None else restrictions)
-    for area_id, order in section.orders.items():
-        if area_id not in ruleset.areas:
-            p.append(src.doc.problem([*src.path, area_id], f"no such area '{area_id}'"
-                                     f"{suggest(area_id, ruleset.areas)}", key=True))
-            continue
-        here = state.area(area_id)
-        if here.house != house or not here.units:
-            holder = f"{here.house} units" if here.units else "no units"
-            p.append(src.problem(f"{house} has no units in {area_id} ({holder} there); "
-                                 "orders go only where the house has units (R4.1)", area_id))
-            continue
-        if order is None:
-            continue
-        if order not in ruleset.order_tokens:
-            p.append(src.problem(f"'{order}' is not an order{suggest(order, ruleset.order_tokens)}"
-                                 f" (expected one of: {one_of(ruleset.order_tokens)})", area_id))
-            continue
-        token = ruleset.order_tokens[order]
-        used[order] = used.get(order, 0) + 1
-        if used[order] == token.count + 1:
-            p.append(src.problem(f"{house} has only {token.count} '{order}' order"
-                                 f"{'s' if token.count > 1 else ''} (R0.2)", area_id))
-        if token.special:
-            stars += 1
-        if token.kind == "consolidate_power" and ruleset.areas[area_id].is_sea:
-            p.append(src.problem(f"'{order}' cannot be placed at sea: Consolidate Power only on "
-                                 "land (R4.3)", area_id))
-        if token.kind in forbidden:
-            card = forbidden[token.kind]
-            p.append(src.problem(f"'{order}': no {token.kind.replace('_', ' ')} orders may be "
-                                 f"placed this round ({card}, R4.4)", area_id))
-    allowed = stars_allowed(state, ruleset, house)
-    if stars > allowed:
-        p.append(src.problem(f"{house} placed {stars} special orders; its King's Court position "
-                             f"allows {allowed} (R4.2)"))
-    return p
+    problems = []
+    for area_id, message in order_errors(state, ruleset, section.house, section.orders,
+                                         restrictions):
+        if area_id is None:
+            problems.append(src.problem(message))
+        elif area_id not in ruleset.areas:
+            problems.append(src.doc.problem([*src.path, area_id], message, key=True))
+        else:
+            problems.append(src.problem(message, area_id))
+    return problems
 
 
 def bid_problems(section: HouseSection, state: GameState) -> list[Problem]:

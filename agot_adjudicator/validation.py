@@ -20,6 +20,19 @@ def _multiset_minus(a: Iterable[str], b: Iterable[str]) -> list[str] | None:
     return rest
 
 
+def _count_diff(a: Iterable[str], b: Iterable[str]) -> list[str]:
+    """The items of ``a`` left after taking away those of ``b`` (multisets), sorted.
+
+    >>> _count_diff(["x", "x", "y"], ["x", "z"])
+    ['x', 'y']
+    """
+    rest = sorted(a)
+    for item in b:
+        if item in rest:
+            rest.remove(item)
+    return rest
+
+
 def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
     """Every rule problem of a schema-valid state document (R0.3, R0.4, R9, R12, R13)."""
     d: dict[str, Any] = doc.data
@@ -58,10 +71,12 @@ def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
         held = hs.get("hand", []) + hs.get("discards", [])
         if sorted(held) != sorted(own) and all(c in own for c in held):
             missing = [c for c in own if c not in held]
+            twice = [c for c in own if held.count(c) > 1]
             p.append(doc.problem(["houses", house, "hand"],
                                  f"{house}'s hand and discards must hold its 7 cards; missing: "
                                  f"{', '.join(missing)}" if missing else
-                                 f"{house}'s cards appear twice"))
+                                 f"{house}'s hand and discards must hold its 7 cards once each; "
+                                 f"in both: {', '.join(twice)}"))
         if hs["supply"] > ruleset.max_supply_level():
             p.append(doc.problem(["houses", house, "supply"],
                                  f"supply {hs['supply']} is above the top of the track "
@@ -143,6 +158,12 @@ def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
         cards = d["westeros"]["decks"][deck]
         expected = sorted(c.card for c in ruleset.decks[deck] for _ in range(c.count))
         if sorted(cards) != expected:
+            missing = _count_diff(expected, cards)
+            surplus = _count_diff(cards, expected)
+            detail = "; ".join(part for part in (
+                f"missing: {', '.join(missing)}" if missing else "",
+                f"extra: {', '.join(surplus)}" if surplus else "") if part)
             p.append(doc.problem(["westeros", "decks", deck],
-                                 f"deck {deck} must hold the ruleset's {len(expected)} cards"))
+                                 f"deck {deck} does not hold the ruleset's {len(expected)} cards "
+                                 f"({detail})"))
     return p

@@ -1,0 +1,158 @@
+"""Decision requests, answers, plans, defaults and pending decisions (DESIGN.md §1).
+
+The engine calls :meth:`Decider.ask` (or :meth:`Decider.ask_together` for
+simultaneous decisions). An answer comes, in this order, from a direct answer
+keyed by the decision id, from the house's plan (the caller turns the plan
+into a candidate value), or, under ``--nmr HOUSE`` / ``--defaults``, from the
+documented default. Otherwise :class:`Pending` is raised and the run stops
+(exit 3). Resolution is deterministic, so re-running with more answers
+reproduces every earlier step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agot_adjudicator.errors import Problem
+from agot_adjudicator.naming import one_of
+
+NO_PLAN = object()
+"""Marker: the house has no plan for this decision."""
+
+Check = Callable[[Any], str | None]
+"""Returns why a value is not legal, or None when it is."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One decision a house must take.
+
+    ``id`` names what the decision is about (``r3/march@lannisport/house_card/stark``),
+    never its position in a sequence. ``options`` lists legal values when they
+    can be listed; ``check`` validates values that cannot (e.g. march moves).
+    ``default`` is the value applied under ``--nmr``/``--defaults``.
+    """
+
+    id: str
+    house: str
+    kind: str
+    prompt: str
+    options: tuple[Any, ...] = ()
+    default: Any = None
+    check: Check | None = field(default=None, compare=False)
+    example: Any = None
+
+    def why_illegal(self, value: Any) -> str | None:
+        """Why ``value`` is not a legal answer, or None."""
+        if self.check is not None:
+            return self.check(value)
+        if self.options and value not in self.options:
+            return f"{value!r} is not one of: {one_of(str(o) for o in self.options)}"
+        return None
+
+
+@dataclass(frozen=True)
+class PendingDecision:
+    """A decision that has no answer yet, as printed by a stopped run."""
+
+    request: Request
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.request
+        out: dict[str, Any] = {"id": r.id, "house": r.house, "kind": r.kind, "prompt": r.prompt}
+        if self.reason:
+            out["reason"] = self.reason
+        if r.options:
+            out["options"] = list(r.options)
+        if r.example is not None:
+            out["example"] = r.example
+        out["default"] = r.default
+        return out
+
+
+class Pending(Exception):
+    """Raised by the decider: the run stops here with these decisions to take."""
+
+    def __init__(self, decisions: Sequence[PendingDecision]) -> None:
+        self.decisions = list(decisions)
+        super().__init__(", ".join(d.request.id for d in self.decisions))
+
+
+class AnswerError(Exception):
+    """A direct answer that is not legal: exit 1 with the answer's location."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class GivenAnswer:
+    """A direct answer as the engine sees it: value, answering house (None: moderator), locator."""
+
+    value: Any
+    house: str | None
+    locate: Callable[[str], Problem]
+
+
+@dataclass
+class Decider:
+    """Answers decisions from direct answers, plans and defaults; records what it used."""
+
+    answers: dict[str, GivenAnswer] = field(default_factory=dict)
+    nmr: tuple[str, ...] = ()
+    defaults: bool = False
+    used: list[str] = field(default_factory=list)
+    applied_defaults: list[tuple[Request, str]] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+
+    def _resolve(self, request: Request, plan: Any) -> tuple[bool, Any, PendingDecision | None]:
+        self.asked.append(request.id)
+        given = self.answers.get(request.id)
+        if given is not None:
+            if given.house is not None and given.house != request.house:
+                raise AnswerError([given.locate(f"{given.house} cannot answer {request.id}: it is "
+                                                f"{request.house}'s decision")])
+            why = request.why_illegal(given.value)
+            if why is not None:
+                raise AnswerError([given.locate(f"answer {given.value!r} to {request.id}: {why}")])
+            self.used.append(request.id)
+            return True, given.value, None
+        reason = None
+        if plan is not NO_PLAN:
+            why = request.why_illegal(plan)
+            if why is None:
+                return True, plan, None
+            reason = f"the plan no longer fits: {why}"
+        if self.defaults or request.house in self.nmr:
+            self.applied_defaults.append((request, reason or "no answer"))
+            return True, request.default, None
+        return False, None, PendingDecision(request, reason)
+
+    def ask(self, request: Request, plan: Any = NO_PLAN) -> Any:
+        """The answer to one decision, or raise :class:`Pending`."""
+        ok, value, pending = self._resolve(request, plan)
+        if not ok:
+            assert pending is not None
+            raise Pending([pending])
+        return value
+
+    def ask_together(self, items: Sequence[tuple[Request, Any]]) -> list[Any]:
+        """Answers to simultaneous decisions; all missing ones are pending together."""
+        values, missing = [], []
+        for request, plan in items:
+            ok, value, pending = self._resolve(request, plan)
+            values.append(value)
+            if not ok:
+                assert pending is not None
+                missing.append(pending)
+        if missing:
+            raise Pending(missing)
+        return values
+
+    def unused_answers(self) -> list[str]:
+        """Ids of direct answers that no decision asked for (typos or stale)."""
+        return [a for a in self.answers if a not in self.used]

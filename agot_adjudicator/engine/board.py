@@ -1,0 +1,133 @@
+"""Board facts shared by every part of the round: control, power, supply, ship transport."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from agot_adjudicator.engine.context import Context, GameOver
+from agot_adjudicator.ruleset import Ruleset, supply_fits
+from agot_adjudicator.state import GameState
+
+UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
+"""Strength of a standing unit in battle (R6.3)."""
+
+
+def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
+    """The house that controls a land area (R13.1, R5.6), or None; sea areas: None."""
+    area = ruleset.areas[area_id]
+    if area.is_sea:
+        return None
+    here = state.area(area_id)
+    if here.units and here.house is not None:
+        return here.house
+    if here.power_token is not None:
+        return here.power_token
+    if here.neutral_force is None and area.home_of in state.houses:
+        return area.home_of
+    return None
+
+
+def controlled_areas(state: GameState, ruleset: Ruleset, house: str) -> list[str]:
+    """Land areas controlled by ``house``, in the fixed id order."""
+    return [a for a in ruleset.area_ids if controller(state, ruleset, a) == house]
+
+
+def castle_count(state: GameState, ruleset: Ruleset, house: str) -> int:
+    """Areas with a castle (city or stronghold) that ``house`` controls (R11)."""
+    return sum(1 for a in controlled_areas(state, ruleset, house) if ruleset.areas[a].castle)
+
+
+def barrels(state: GameState, ruleset: Ruleset, house: str) -> int:
+    """Supply icons in the areas ``house`` controls (R3.4), capped at the top of the track."""
+    total = sum(ruleset.areas[a].supply for a in controlled_areas(state, ruleset, house))
+    return min(total, ruleset.max_supply_level())
+
+
+def power_tokens_on_board(state: GameState, house: str) -> int:
+    return sum(1 for a in state.areas.values() if a.power_token == house)
+
+
+def gain_power(ctx: Context, house: str, amount: int) -> int:
+    """Give ``house`` up to ``amount`` power from the pool (R10.1); return what it got."""
+    hs = ctx.state.houses[house]
+    pool = ctx.ruleset.power_tokens_per_house - hs.power - power_tokens_on_board(ctx.state, house)
+    gained = max(0, min(amount, ctx.ruleset.max_power - hs.power, pool))
+    hs.power += gained
+    return gained
+
+
+def armies(state: GameState, house: str, extra: Iterable[tuple[str, int]] = ()) -> list[int]:
+    """Unit counts per area of ``house`` (every area; sizes < 2 are not armies, R9.1).
+
+    ``extra`` adds (area, count) pairs, e.g. units about to arrive.
+    """
+    counts = {a: len(s.units) for a, s in state.areas.items() if s.house == house and s.units}
+    for area_id, n in extra:
+        counts[area_id] = counts.get(area_id, 0) + n
+    return [counts[a] for a in sorted(counts)]
+
+
+def within_supply(state: GameState, ruleset: Ruleset, house: str,
+                  counts: dict[str, int] | None = None) -> bool:
+    """Whether ``house``'s armies fit its supply level (R9.2).
+
+    ``counts`` (area → unit count) replaces the board's counts when given.
+    """
+    sizes = armies(state, house) if counts is None else [counts[a] for a in sorted(counts)]
+    level = min(state.houses[house].supply, ruleset.max_supply_level())
+    return supply_fits(ruleset, level, sizes)
+
+
+def unit_counts(state: GameState, house: str) -> dict[str, int]:
+    """Area → number of ``house``'s units there."""
+    return {a: len(s.units) for a, s in state.areas.items() if s.house == house and s.units}
+
+
+def transport_reach(state: GameState, ruleset: Ruleset, house: str, origin: str) -> list[str]:
+    """Land areas reachable from land area ``origin`` by ship transport (R5.4), sorted.
+
+    Two land areas are linked by a chain of sea areas each holding a ship of
+    ``house``. Direct neighbours are not included unless also reached by sea.
+    """
+    def has_own_ship(sea: str) -> bool:
+        here = state.area(sea)
+        return here.house == house and "ship" in here.units
+
+    start = [a for a in ruleset.areas[origin].adjacent
+             if ruleset.areas[a].is_sea and has_own_ship(a)]
+    seen_seas: list[str] = []
+    frontier = list(start)
+    while frontier:
+        sea = frontier.pop(0)
+        if sea in seen_seas:
+            continue
+        seen_seas.append(sea)
+        for nxt in ruleset.areas[sea].adjacent:
+            if ruleset.areas[nxt].is_sea and nxt not in seen_seas and has_own_ship(nxt):
+                frontier.append(nxt)
+    reach = {land for sea in seen_seas for land in ruleset.areas[sea].adjacent
+             if ruleset.areas[land].is_land and land != origin}
+    return sorted(reach)
+
+
+def destinations(state: GameState, ruleset: Ruleset, house: str, origin: str, unit: str) -> list[str]:
+    """Areas a unit of ``house`` in ``origin`` may move to (R5.3, R5.4), in id order."""
+    area = ruleset.areas[origin]
+    if unit == "ship":
+        return [a for a in ruleset.area_ids if a in area.adjacent and ruleset.areas[a].is_sea]
+    direct = [a for a in area.adjacent if ruleset.areas[a].is_land]
+    by_sea = transport_reach(state, ruleset, house, origin) if area.is_land else []
+    return [a for a in ruleset.area_ids if a in direct or a in by_sea]
+
+
+def check_instant_win(ctx: Context) -> None:
+    """R11.2: a house controlling 7 castle areas (8 with 3 players) wins at once."""
+    need = ctx.ruleset.instant_win_castles.get(ctx.state.players, 7)
+    for house in ctx.order_of_play():
+        count = castle_count(ctx.state, ctx.ruleset, house)
+        if count >= need:
+            ctx.state.winner = {"houses": [house], "reason": f"controls {count} areas with a "
+                                f"castle (R11.2)", "round": ctx.state.round}
+            ctx.state.phase = "ended"
+            ctx.emit("game_won", "R11.2", houses=[house], castles=count)
+            raise GameOver(house)

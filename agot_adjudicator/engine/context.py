@@ -1,0 +1,91 @@
+"""The engine's working context: ruleset, a private copy of the state, inputs, decisions, events.
+
+Everything in ``engine/`` receives a :class:`Context`. It never does I/O: the
+app layer builds :class:`Inputs` from the files and renders the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agot_adjudicator.decisions import NO_PLAN, Decider, Request
+from agot_adjudicator.engine.events import Event, make_event
+from agot_adjudicator.ruleset import Ruleset
+from agot_adjudicator.state import GameState
+
+
+@dataclass(frozen=True)
+class HouseInput:
+    """One house's submission as the engine sees it (no file positions)."""
+
+    orders: Mapping[str, str | None] | None = None
+    bids: Mapping[str, int] | None = None
+    wildlings: int | None = None
+    plans: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything submitted for a run."""
+
+    houses: Mapping[str, HouseInput] = field(default_factory=dict)
+
+    def of(self, house: str) -> HouseInput:
+        return self.houses.get(house) or HouseInput()
+
+    def plan(self, house: str, key: str, default: Any = None) -> Any:
+        """The plan ``key`` of ``house`` (e.g. ``raids``), or ``default``."""
+        return self.of(house).plans.get(key, default)
+
+
+class GameOver(Exception):
+    """Raised when a house meets the instant-win condition (R11.2); ends the run at once."""
+
+
+@dataclass
+class Context:
+    """State of one engine run. ``state`` is the engine's own copy; inputs are never mutated."""
+
+    ruleset: Ruleset
+    state: GameState
+    inputs: Inputs
+    decider: Decider
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def rid(self, *parts: str) -> str:
+        """A decision id of this round: ``r3/`` + parts joined by ``/``."""
+        return "/".join([f"r{self.state.round}", *parts])
+
+    def emit(self, type_: str, rule: str, **fields: Any) -> Event:
+        """Record an event (``type``, ``rule`` first, then the fields in order)."""
+        event = make_event(type_, rule, self.state.round, self.state.phase, **fields)
+        self.events.append(event)
+        return event
+
+    def _log_defaults(self, before: int) -> None:
+        for request, reason in self.decider.applied_defaults[before:]:
+            self.emit("default_applied", "DESIGN§1", decision=request.id, house=request.house,
+                      kind=request.kind, value=request.default, reason=reason)
+
+    def ask(self, request: Request, plan: Any = NO_PLAN) -> Any:
+        """Ask one decision (see :class:`~agot_adjudicator.decisions.Decider`)."""
+        before = len(self.decider.applied_defaults)
+        value = self.decider.ask(request, plan)
+        self._log_defaults(before)
+        return value
+
+    def ask_together(self, items: Sequence[tuple[Request, Any]]) -> list[Any]:
+        """Ask simultaneous decisions together; every missing one is pending at once."""
+        before = len(self.decider.applied_defaults)
+        values = self.decider.ask_together(items)
+        self._log_defaults(before)
+        return values
+
+    def order_of_play(self) -> list[str]:
+        return self.state.order_of_play()

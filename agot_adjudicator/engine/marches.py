@@ -1,0 +1,200 @@
+"""Marches (R5.3–R5.8): moves, ship transport, power tokens, neutral forces, the supply rule.
+
+Decision ``r3/march@{area}/{house}``: ``{moves: {AREA: [units]}, leave_power_token: bool}``.
+Plan: the ``plans.marches`` entry with ``from: AREA``. Default: no move (the
+order is removed). A march into another house's units starts a battle
+(:mod:`agot_adjudicator.engine.battles`); into a neutral force, an attack (R5.7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agot_adjudicator.decisions import NO_PLAN, Request
+from agot_adjudicator.engine import battles
+from agot_adjudicator.engine.board import (
+    UNIT_STRENGTH,
+    check_instant_win,
+    destinations,
+    unit_counts,
+    within_supply,
+)
+from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.support import declare_support
+from agot_adjudicator.engine.turns import round_robin
+from agot_adjudicator.state import AreaState, sort_units
+
+
+def _remaining(units: list[str], moved: list[str]) -> list[str] | None:
+    rest = list(units)
+    for unit in moved:
+        if unit not in rest:
+            return None
+        rest.remove(unit)
+    return rest
+
+
+def is_contested(ctx: Context, house: str, area_id: str) -> bool:
+    """Whether entering ``area_id`` is a battle or a neutral-force attack (R5.3, R5.7)."""
+    here = ctx.state.area(area_id)
+    return bool(here.units and here.house != house) or here.neutral_force is not None
+
+
+def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | None:
+    """Why a march answer is illegal (R5.3–R5.8), or None."""
+    s, rs = ctx.state, ctx.ruleset
+    if not isinstance(value, dict) or not set(value) <= {"moves", "leave_power_token"}:
+        return "expected {moves: {AREA: [units]}, leave_power_token: true|false}"
+    moves = value.get("moves") or {}
+    token = value.get("leave_power_token", False)
+    if not isinstance(moves, dict) or not isinstance(token, bool):
+        return "expected {moves: {AREA: [units]}, leave_power_token: true|false}"
+    here = s.area(origin)
+    moved: list[str] = []
+    contested = []
+    for dest, units in moves.items():
+        if dest not in rs.areas:
+            return f"no such area '{dest}'"
+        if not isinstance(units, list) or not units or not all(
+                u in UNIT_STRENGTH for u in units):
+            return f"moves.{dest}: expected a list of footman, knight, ship"
+        for unit in units:
+            if dest not in destinations(s, rs, house, origin, unit):
+                kind = "sea" if unit == "ship" else "land"
+                return (f"a {unit} cannot move from {origin} to {dest} (not an adjacent {kind} "
+                        "area" + ("" if unit == "ship" else " and no ship transport") + ")")
+        moved += units
+        if is_contested(ctx, house, dest):
+            contested.append(dest)
+    if _remaining(here.standing(), moved) is None:
+        routed = f" ({len(here.routed)} routed cannot move)" if here.routed else ""
+        return f"{origin} has {', '.join(sort_units(here.standing())) or 'no units'} able to " \
+               f"move{routed}; cannot move {', '.join(sort_units(moved))}"
+    if len(contested) > 1:
+        return f"a march may start at most one battle or attack (R5.3): {', '.join(contested)}"
+    counts = unit_counts(s, house)
+    counts[origin] = counts.get(origin, 0) - len(moved)
+    for dest, units in moves.items():
+        counts[dest] = counts.get(dest, 0) + len(units)
+    counts = {a: n for a, n in counts.items() if n > 0}
+    if not within_supply(s, rs, house, counts):
+        return "the move would exceed the supply limit (R5.8)"
+    if token:
+        rest = _remaining(here.units, moved) or []
+        if rs.areas[origin].is_sea:
+            return "no power tokens at sea (R5.5)"
+        if rest:
+            return "a power token is left only when all footmen and knights leave (R5.5)"
+        if here.power_token == house:
+            return f"{house} already has a power token in {origin}"
+        if s.houses[house].power < 1:
+            return f"{house} has no available power token (R5.5)"
+    return None
+
+
+def _plan(ctx: Context, house: str, origin: str) -> Any:
+    for entry in ctx.inputs.plan(house, "marches") or []:
+        if entry["from"] == origin:
+            return {"moves": dict(entry.get("moves", {})),
+                    "leave_power_token": entry.get("leave_power_token", False)}
+    return NO_PLAN
+
+
+def _enter(ctx: Context, house: str, dest: str, units: list[str], origin: str) -> None:
+    """Units enter an area free of other houses' units (R5.3, R5.5)."""
+    s = ctx.state
+    area = s.areas.get(dest) or AreaState()
+    if area.power_token is not None and area.power_token != house:
+        ctx.emit("power_token_removed", "R5.5", area=dest, house=area.power_token, by=house)
+        area.power_token = None
+    area.house = house
+    area.units = sort_units(area.units + units)
+    s.set_area(dest, area)
+    ctx.emit("move", "R5.3", house=house, origin=origin, to=dest, units=sort_units(units))
+
+
+def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list[str],
+                   order: str) -> bool:
+    """R5.7: units + march modifier + support ≥ the neutral force's strength takes the area."""
+    s, rs = ctx.state, ctx.ruleset
+    neutral = s.area(dest).neutral_force
+    assert neutral is not None
+    support = declare_support(ctx, ctx.rid(f"march@{origin}"), dest, house, None)
+    backing = sum(d.strength for d in support if d.side == house)
+    own = sum(UNIT_STRENGTH[u] for u in units)
+    bonus = rs.order_tokens[order].bonus
+    total = own + bonus + backing
+    won = total >= neutral.strength
+    ctx.emit("neutral_attack", "R5.7", house=house, origin=origin, area=dest,
+             strength={"units": own, "march": bonus, "support": backing, "total": total},
+             neutral=neutral.strength, won=won)
+    if won:
+        area = s.areas[dest]
+        area.neutral_force = None
+        _enter(ctx, house, dest, units, origin)
+    else:
+        back = s.areas.get(origin) or AreaState()
+        back.house = house
+        back.units = sort_units(back.units + units)
+        s.set_area(origin, back)
+    return won
+
+
+def resolve_march(ctx: Context, house: str, origin: str) -> None:
+    """Resolve the March order of ``house`` in ``origin`` (R5.3–R5.8)."""
+    s, rs = ctx.state, ctx.ruleset
+    order = s.areas[origin].order
+    assert order is not None
+    standing = s.area(origin).standing()
+    request = Request(ctx.rid(f"march@{origin}", house), house, "march",
+                      f"{house}'s {order} in {origin}: move any of "
+                      f"{', '.join(sort_units(standing)) or 'no units'} to adjacent areas "
+                      "(ship transport allowed), at most one battle.",
+                      default={"moves": {}, "leave_power_token": False},
+                      check=lambda v: march_problem(ctx, house, origin, v),
+                      example={"moves": {}, "leave_power_token": False})
+    choice = ctx.ask(request, _plan(ctx, house, origin))
+    moves: dict[str, list[str]] = choice.get("moves") or {}
+    here = s.areas[origin]
+    here.order = None
+    moved = [u for units in moves.values() for u in units]
+    if not moved:
+        ctx.emit("march_no_move", "R5.3", house=house, area=origin)
+        return
+    here.units = _remaining(here.units, moved) or []
+    if not here.units:
+        here.house = None
+        here.routed = []
+    if choice.get("leave_power_token"):
+        here.power_token = house
+        s.houses[house].power -= 1
+        ctx.emit("power_token_placed", "R5.5", house=house, area=origin)
+    s.set_area(origin, here)
+    ordered = sorted(moves, key=rs.area_ids.index)
+    battle_dest = None
+    for dest in ordered:
+        if is_contested(ctx, house, dest):
+            battle_dest = dest
+            continue
+        _enter(ctx, house, dest, list(moves[dest]), origin)
+    check_instant_win(ctx)
+    if battle_dest is None:
+        return
+    units = sort_units(list(moves[battle_dest]))
+    if s.area(battle_dest).neutral_force is not None:
+        attack_neutral(ctx, house, origin, battle_dest, units, order)
+    else:
+        battles.resolve_battle(ctx, battles.Attack(ctx.rid(f"march@{origin}"), house, origin,
+                                                   battle_dest, tuple(units), order))
+    check_instant_win(ctx)
+
+
+def resolve_marches(ctx: Context) -> None:
+    """Every March order, round-robin in order of play (R5.3); then routed units stand up."""
+    round_robin(ctx, "march", lambda house, area: resolve_march(ctx, house, area))
+    for area_id in ctx.ruleset.area_ids:
+        here = ctx.state.areas.get(area_id)
+        if here is not None and here.routed:
+            ctx.emit("units_stand_up", "R6.10", area=area_id, house=here.house,
+                     units=sort_units(here.routed))
+            here.routed = []

@@ -1,0 +1,94 @@
+"""Raids (R5.2): round-robin in order of play; remove adjacent Raid, Support or Consolidate orders.
+
+Decision ``r3/raid@{area}/{house}``: the targets (a list: at most one, two for
+Raid★). Plan: ``plans.raids[].targets`` in preference, the first legal ones
+are used; ``targets: []`` raids nothing. Default: no target.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agot_adjudicator.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.board import gain_power
+from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.turns import round_robin
+from agot_adjudicator.naming import one_of
+
+RAIDABLE = ("raid", "support", "consolidate_power")
+
+
+def legal_targets(ctx: Context, house: str, area_id: str) -> list[str]:
+    """Adjacent areas (direct adjacency) with another house's Raid, Support or Consolidate order.
+
+    A raid from land cannot target a sea area (R5.2).
+    """
+    s, rs = ctx.state, ctx.ruleset
+    out = []
+    for other in rs.area_ids:
+        if other not in rs.areas[area_id].adjacent:
+            continue
+        here = s.area(other)
+        if here.order is None or here.house == house:
+            continue
+        if rs.order_tokens[here.order].kind not in RAIDABLE:
+            continue
+        if rs.areas[area_id].is_land and rs.areas[other].is_sea:
+            continue
+        out.append(other)
+    return out
+
+
+def _plan(ctx: Context, house: str, area_id: str, legal: list[str], limit: int) -> Any:
+    for entry in ctx.inputs.plan(house, "raids") or []:
+        if entry["from"] != area_id:
+            continue
+        wanted = list(entry.get("targets", []))
+        chosen = [t for t in wanted if t in legal][:limit]
+        return chosen if chosen or not wanted else wanted[:limit]
+    return NO_PLAN
+
+
+def resolve_raid(ctx: Context, house: str, area_id: str) -> None:
+    """Resolve the Raid order of ``house`` in ``area_id`` (R5.2)."""
+    s, rs = ctx.state, ctx.ruleset
+    order = s.areas[area_id].order
+    assert order is not None
+    limit = 2 if rs.order_tokens[order].special else 1
+    legal = legal_targets(ctx, house, area_id)
+    if not legal:
+        s.areas[area_id].order = None
+        ctx.emit("raid_removed", "R5.2", house=house, area=area_id, reason="no legal target")
+        return
+
+    def check(value: Any) -> str | None:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return "expected a list of areas"
+        if len(value) > limit or len(set(value)) != len(value):
+            return f"at most {limit} different target{'s' if limit > 1 else ''}"
+        bad = [v for v in value if v not in legal]
+        return f"cannot raid {', '.join(bad)} (legal: {one_of(legal)})" if bad else None
+
+    request = Request(ctx.rid(f"raid@{area_id}", house), house, "raid",
+                      f"{house}'s {order} in {area_id}: choose up to {limit} of the adjacent "
+                      f"orders to remove ({', '.join(legal)}), or [].", tuple(legal), [],
+                      check=check, example=legal[:limit])
+    targets = ctx.ask(request, _plan(ctx, house, area_id, legal, limit))
+    s.areas[area_id].order = None
+    if not targets:
+        ctx.emit("raid", "R5.2", house=house, area=area_id, targets=[])
+    for target in targets:
+        victim = s.areas[target]
+        removed = victim.order
+        assert removed is not None
+        victim.order = None
+        ctx.emit("raid", "R5.2", house=house, area=area_id, target=target, victim=victim.house,
+                 removed=removed)
+        if rs.order_tokens[removed].kind == "consolidate_power":
+            gained = gain_power(ctx, house, 1)
+            ctx.emit("pillage", "R5.2", house=house, target=target, power=gained)
+
+
+def resolve_raids(ctx: Context) -> None:
+    """Every Raid order, round-robin in order of play (R5.2)."""
+    round_robin(ctx, "raid", lambda house, area: resolve_raid(ctx, house, area))

@@ -1,0 +1,49 @@
+"""Round-robin turns in order of play (R5.2, R5.3): which order a house resolves next."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from agot_adjudicator.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.context import Context
+
+
+def areas_with(ctx: Context, house: str, kind: str) -> list[str]:
+    """Areas (fixed id order) holding an order of ``kind`` of ``house``."""
+    s, rs = ctx.state, ctx.ruleset
+    return [a for a in rs.area_ids if s.area(a).house == house and s.area(a).order
+            and rs.order_tokens[s.area(a).order].kind == kind]  # type: ignore[index]
+
+
+def choose_next(ctx: Context, house: str, candidates: list[str], kind: str) -> str:
+    """Which of ``candidates`` (areas with ``kind`` orders) ``house`` resolves now.
+
+    Decision ``r3/{kind}s/next@a+b/{house}`` (named by the choice, not its turn);
+    plan: the first area of ``plans.{kind}s`` still among the candidates;
+    default: the first candidate in fixed id order.
+    """
+    if len(candidates) == 1:
+        return candidates[0]
+    plans = ctx.inputs.plan(house, f"{kind}s") or []
+    plan = next((p["from"] for p in plans if p["from"] in candidates), NO_PLAN)
+    request = Request(ctx.rid(f"{kind}es" if kind.endswith("h") else f"{kind}s",
+                              "next@" + "+".join(candidates), house), house, f"{kind}_next",
+                      f"{house}: which {kind.replace('_', ' ')} order resolves now?",
+                      tuple(candidates), candidates[0])
+    choice: str = ctx.ask(request, plan)
+    return choice
+
+
+def round_robin(ctx: Context, kind: str, resolve_one: Callable[[str, str], None]) -> None:
+    """Resolve every ``kind`` order: in order of play, one per house per turn (R5.2, R5.3)."""
+    while True:
+        progressed = False
+        for house in ctx.order_of_play():
+            candidates = areas_with(ctx, house, kind)
+            if not candidates:
+                continue
+            area = choose_next(ctx, house, candidates, kind)
+            resolve_one(house, area)
+            progressed = True
+        if not progressed:
+            return
