@@ -177,20 +177,31 @@ def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
 
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
                      nmr: Sequence[str] = (), defaults: bool = False) -> Adjudication:
-    """Load, check and resolve; raise :class:`InputError` on any invalid input."""
+    """Load, check and resolve files; raise :class:`InputError` on any invalid input."""
     problems: list[Problem] = []
+    state_doc = None
     try:
-        state_doc, state = load_state(state_path, ruleset)
+        state_doc = load_yaml(state_path)
+        problems.extend(schema_problems(state_doc, "state"))
     except InputError as exc:
         problems.extend(exc.problems)
-        state_doc, state = None, None  # type: ignore[assignment]
     try:
         docs = load_submissions(orders_paths)
     except InputError as exc:
         problems.extend(exc.problems)
         docs = []
+    if problems or state_doc is None:
+        raise InputError(problems)
+    return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults)
+
+
+def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset,
+                    nmr: Sequence[str] = (), defaults: bool = False) -> Adjudication:
+    """Check schema-valid documents against the rules and resolve (R2–R13)."""
+    problems = state_problems(state_doc, ruleset)
     if problems:
         raise InputError(problems)
+    state = GameState.from_dict(state_doc.data)
     for house in nmr:
         if house not in state.houses:
             raise UsageError(f"--nmr {house}: not a house in play "
@@ -218,4 +229,4 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
         raise InputError([subs.answers[a].source.problem(
             f"answer to {a} was never asked for (a typo, or stale?)") for a in
             result.unused_answers])
-    return Adjudication(result, state_doc, docs)
+    return Adjudication(result, state_doc, list(docs))

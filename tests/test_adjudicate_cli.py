@@ -1,0 +1,111 @@
+"""`agot adjudicate`: the re-run protocol (DESIGN.md §1), exit codes, outputs, determinism."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from agot_adjudicator.cli import main
+
+DATA = Path(__file__).resolve().parent / "data" / "round1"
+
+
+@pytest.fixture
+def game(runner, tmp_path: Path) -> Path:
+    state = tmp_path / "state.yaml"
+    assert runner.invoke(main, ["new", "--seed", "1", "-o", str(state)]).exit_code == 0
+    (tmp_path / "orders.yaml").write_text((DATA / "orders.yaml").read_text())
+    return tmp_path
+
+
+def _run(runner, d: Path, *extra: str):
+    return runner.invoke(main, ["adjudicate", str(d / "state.yaml"), str(d / "orders.yaml"),
+                                *extra, "-o", str(d / "next.yaml"), "--report",
+                                str(d / "report.md"), "--log", str(d / "log.jsonl")])
+
+
+def test_missing_raven_answer_stops_with_exit_3_and_writes_no_state(runner, game):
+    result = _run(runner, game)
+    assert result.exit_code == 3, result.output
+    assert "id: r1/raven/lannister" in result.stdout
+    assert "answers:" in result.stdout
+    assert not (game / "next.yaml").exists()
+    assert "Stopped: decisions pending" in (game / "report.md").read_text()
+
+
+def test_rerun_with_answer_reproduces_events_and_completes(runner, game):
+    _run(runner, game)
+    stopped = (game / "log.jsonl").read_text().splitlines()
+    (game / "answers.yaml").write_text(
+        "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: null\n")
+    result = _run(runner, game, str(game / "answers.yaml"))
+    assert result.exit_code == 0, result.output
+    full = (game / "log.jsonl").read_text().splitlines()
+    assert full[:len(stopped)] == stopped
+    nxt = YAML(typ="safe").load((game / "next.yaml").read_text())
+    assert nxt["round"] == 2 and nxt["phase"] == "westeros"
+    assert nxt["areas"]["winterfell"] == {"power_token": "stark"}
+
+
+def test_complete_round_twice_gives_identical_bytes(runner, game):
+    (game / "answers.yaml").write_text(
+        "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: null\n")
+    outputs = []
+    for _ in range(2):
+        assert _run(runner, game, str(game / "answers.yaml")).exit_code == 0
+        outputs.append([(game / f).read_bytes() for f in ("next.yaml", "report.md", "log.jsonl")])
+    assert outputs[0] == outputs[1]
+
+
+def test_nmr_applies_the_default_and_logs_it(runner, game):
+    result = _run(runner, game, "--nmr", "lannister")
+    assert result.exit_code == 0, result.output
+    log = (game / "log.jsonl").read_text()
+    assert '"type":"default_applied"' in log and "r1/raven/lannister" in log
+
+
+def test_answer_never_asked_is_an_error(runner, game):
+    (game / "answers.yaml").write_text(
+        "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: null\n"
+        "  r1/raid@winterfel/stark: []\n")
+    result = _run(runner, game, str(game / "answers.yaml"))
+    assert result.exit_code == 1
+    assert "answers.yaml:5:28: $.answers[\"r1/raid@winterfel/stark\"]" in result.stderr
+    assert "never asked" in result.stderr
+    assert not (game / "next.yaml").exists()
+
+
+def test_illegal_answer_names_its_location_and_options(runner, game):
+    (game / "answers.yaml").write_text(
+        "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: {area: pyke, order: raid}\n")
+    result = _run(runner, game, str(game / "answers.yaml"))
+    assert result.exit_code == 1
+    assert "answers.yaml:4:23:" in result.stderr and "lannister has no order in pyke" in result.stderr
+
+
+def test_output_over_an_input_is_refused(runner, game):
+    result = runner.invoke(main, ["adjudicate", str(game / "state.yaml"), str(game / "orders.yaml"),
+                                  "-o", str(game / "state.yaml")])
+    assert result.exit_code == 2
+    assert "refusing to write" in result.stderr
+
+
+def test_same_bytes_under_different_hash_seeds(game, tmp_path):
+    (game / "answers.yaml").write_text(
+        "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: null\n")
+    outs = []
+    for seed in ("0", "12345"):
+        out = tmp_path / f"next-{seed}.yaml"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-m", "agot_adjudicator", "adjudicate",
+                               str(game / "state.yaml"), str(game / "orders.yaml"),
+                               str(game / "answers.yaml"), "-o", str(out)],
+                              env=env, capture_output=True, text=True, check=False)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
