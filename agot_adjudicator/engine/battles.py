@@ -1,11 +1,106 @@
-"""Battles (R6): support, strength, house cards, Valyrian Steel Blade, casualties, retreats."""
+"""Battles (R6): support, strength, house cards, Valyrian Steel Blade, casualties, retreats.
+
+:func:`resolve_battle` is called by a march (R5.3) whose units enter an area
+held by another house's units. It leaves the outcome on the board; the
+caller removes the March order.
+
+Steps (R6.2–R6.13):
+
+1. support, asked through :func:`support.declare_support` (R6.2);
+2. both house cards, asked together (R6.4), then their texts: cancelling
+   texts, then immediate/strength texts in Fiefdoms order
+   (:mod:`house_cards`), then printed strengths;
+3. the Valyrian Steel Blade (R6.5), then the winner (R6.6, ties to the
+   higher Fiefdoms position);
+4. the winner's "if you win" text; casualties (R6.7); retreats (R6.8,
+   R6.9) with routing (R6.10); occupation (R6.11); the played cards go to
+   the discard pile, or the hand comes back (R6.12).
+
+Decisions (ids start with the march key, e.g. ``r3/march@lannisport``):
+
+- ``{key}/support@{area}/{house}`` — see :mod:`support`;
+- ``{key}/house_card/{house}`` — both asked together. Plan ``house_cards``:
+  a list of rules ``{at: AREA, card}``, ``{against: HOUSE, card}``,
+  ``{priority: [cards]}``; the first rule whose card is still in hand
+  applies (``at`` = the embattled area, ``against`` = the other side).
+  **Default:** the first card in hand in data order (strongest first).
+- ``{key}/blade/{house}`` — ``true``/``false``. Asked only when the Blade is
+  unused this round, its holder fights, and +1 turns the holder's loss into
+  a win (otherwise it is not used and nothing is asked). Plan ``blade``:
+  ``auto``/``always`` use it then, ``never`` does not; or a mapping from the
+  embattled area to one of those. **Default:** ``false`` (never).
+- ``{key}/casualties/{house}`` — a list of unit types, as many as the
+  casualties. Asked only when there is a real choice. Plan ``casualties``:
+  unit types in order of preference, or explicit ``{area, unit}`` (area =
+  the embattled area; for an attacker also its origin); the plan must name
+  enough units or it no longer fits. **Default:** cheapest first —
+  footman, ship, knight.
+- ``{key}/retreat/{house}`` — the area the defender's survivors retreat to.
+  Options are the legal areas (R6.9) that lose the fewest units to supply;
+  asked only with two or more options. Plan ``retreats: {battle_area:
+  [areas in preference]}``. **Default:** the first option in the fixed id
+  order.
+- ``{key}/retreat_losses/{house}`` — which retreating units the supply
+  limit destroys (R5.8, R6.9), like casualties (same plan and default).
+- ``{key}/card/{card_id}/{house}`` — choices asked by "if you win" texts,
+  see :mod:`house_cards`.
+
+Events: ``support_declared`` (and ``support_refused``), ``house_cards_revealed``,
+``house_card_text`` / ``house_card_text_cancelled``, ``unit_destroyed``,
+``order_removed``, ``valyrian_steel_blade_used``, ``battle`` (the summary:
+each side's strength by units, order, each supporting area, card, blade,
+and the tie-break), the winner's card events, ``casualties``, ``retreat``,
+``area_occupied``, ``power_token_returned``, ``house_card_discarded`` /
+``hand_recycled``.
+
+Rulings (judgment calls, listed in the man page):
+
+- Rules of R6.4 "as a loss" (Ser Loras kills the last fighting unit): no
+  Blade, no casualties; the loser's routed units, if any, must retreat and
+  are destroyed; the winner's "if you win" text still resolves.
+- A defender's routed units in the embattled area add nothing, cannot be
+  casualties, and are destroyed if the defender loses (R6.9, R6.10).
+- Retreat legality (R6.9): an adjacent area of the right kind (ships: sea;
+  footmen/knights: land, also by ship transport, R5.4) that holds no other
+  house's units, power token or neutral force, and is not the attacker's
+  origin. Among legal areas only those losing the fewest units to supply
+  are offered.
+- Supply on retreat: the largest number of survivors that fits is kept; the
+  rest are destroyed (chosen like casualties). A beaten attacker's
+  survivors going home (R6.8) are checked the same way.
+- A beaten attacker's survivors are routed in their origin, merged with
+  whatever stands there (a power token it left stays).
+- On victory the attacker occupies the area: the defender's order is
+  removed (R6.11), an enemy power token there returns to its pool.
+- Played cards stay in front of their owners until the end of the battle;
+  then they are discarded, or, when a card was the last in hand, all seven
+  come back and the discard pile is emptied (R6.12).
+"""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from agot_adjudicator.decisions import NO_PLAN, Check, Request
+from agot_adjudicator.engine import board
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.errors import AgotError
+from agot_adjudicator.engine.house_cards import (
+    ON_WIN,
+    ROLES,
+    WINDOWS,
+    Effect,
+    Fight,
+    opponent,
+    texts_for,
+)
+from agot_adjudicator.engine.support import Declaration, declare_support
+from agot_adjudicator.state import sort_units
+
+CASUALTY_DEFAULT_ORDER = ("footman", "ship", "knight")
+"""Default casualties: cheapest first (R6.7 default, DESIGN.md §1)."""
 
 
 @dataclass(frozen=True)
@@ -24,8 +119,544 @@ class Attack:
     march_order: str
 
 
+@dataclass
+class Modifiers:
+    """What the cards' texts changed, per role."""
+
+    unit_values: dict[str, dict[str, int]]
+    defense_multiplier: dict[str, int]
+    zero_supporting_ships: list[str]
+    zero_printed: list[str]
+    lost_at_once: str | None = None
+
+    @classmethod
+    def none(cls) -> Modifiers:
+        return cls({r: dict(board.UNIT_STRENGTH) for r in ROLES}, {r: 1 for r in ROLES}, [], [])
+
+
+# --- entry point ---------------------------------------------------------------------------
+
 def resolve_battle(ctx: Context, attack: Attack) -> None:
-    """Fight the battle of ``attack`` and leave its outcome on the board (R6.1–R6.13)."""
-    raise AgotError(f"round {ctx.state.round}: {attack.attacker} marches from {attack.origin} "
-                    f"into {attack.target}, held by {ctx.state.area(attack.target).house}: "
-                    "battles (R6) are not implemented yet")
+    """Fight the battle of ``attack`` and leave its outcome on the board (R6.1–R6.13).
+
+    Asks support, house cards, Blade, casualties, retreat and card-text
+    decisions (see the module docstring); may raise ``Pending`` or ``GameOver``.
+    """
+    s = ctx.state
+    target = s.area(attack.target)
+    defender = target.house
+    assert defender is not None and target.units, "a battle needs a defending house"
+    fight = Fight(attack.key, attack.target, attack.origin, attack.march_order,
+                  {"attacker": attack.attacker, "defender": defender},
+                  {"attacker": sort_units(list(attack.units)), "defender": target.standing()})
+    declarations = declare_support(ctx, attack.key, attack.target, attack.attacker, defender)
+
+    # Step 3: house cards (R6.4), chosen with the strengths so far known.
+    before = {r: strength(ctx, fight, r, declarations, Modifiers.none(), with_card=False)["total"]
+              for r in ROLES}
+    ask_house_cards(ctx, fight, before)
+    ctx.emit("house_cards_revealed", "R6.4", area=fight.area,
+             cards={fight.house(r): fight.cards[r] for r in ROLES})
+    mods = apply_card_texts(ctx, fight)
+
+    totals = {r: strength(ctx, fight, r, declarations, mods) for r in ROLES}
+    blade_role = None
+    if mods.lost_at_once is not None:
+        fight.winner = opponent(mods.lost_at_once)
+    else:
+        blade_role = ask_blade(ctx, fight, totals)
+        if blade_role is not None:
+            totals[blade_role]["blade"] = 1
+            totals[blade_role]["total"] += 1
+        fight.winner = winner_of(ctx, fight, totals)
+    emit_summary(ctx, fight, totals, mods)
+
+    winner, loser = fight.winner, opponent(fight.winner)
+    on_win = ON_WIN.get(fight.cards[winner])
+    if on_win is not None and winner not in fight.cancelled:
+        on_win(ctx, fight, winner)
+    elif on_win is not None:
+        ctx.emit("house_card_text_cancelled", "R6.4", house=fight.house(winner),
+                 card=fight.cards[winner], by="queen_of_thorns")
+
+    if mods.lost_at_once is None:
+        take_casualties(ctx, fight, loser)
+    if loser == "attacker":
+        attacker_retreats(ctx, fight)
+    else:
+        defender_retreats(ctx, fight)
+        occupy(ctx, fight)
+    discard_played_cards(ctx, fight)
+    if loser == "defender" and ctx.ruleset.areas[fight.area].is_land:
+        board.check_instant_win(ctx)
+
+
+# --- house cards ---------------------------------------------------------------------------
+
+def hand_in_order(ctx: Context, house: str) -> list[str]:
+    """The cards in ``house``'s hand, in data order."""
+    hand = ctx.state.houses[house].hand
+    return [c for c in ctx.ruleset.cards_by_house[house] if c in hand]
+
+
+def plan_house_card(rules: Sequence[dict[str, Any]] | None, hand: list[str], area: str,
+                    against: str) -> Any:
+    """The card the first applicable ``house_cards`` rule picks, or NO_PLAN.
+
+    >>> plan_house_card([{"at": "riverrun", "card": "a"}, {"priority": ["c", "b"]}],
+    ...                 ["b", "c"], "harrenhal", "stark")
+    'c'
+    """
+    for rule in rules or []:
+        if "priority" in rule:
+            for card in rule["priority"]:
+                if card in hand:
+                    return card
+        elif "at" in rule:
+            if rule["at"] == area and rule["card"] in hand:
+                return rule["card"]
+        elif rule.get("against") == against and rule.get("card") in hand:
+            return rule["card"]
+    return NO_PLAN
+
+
+def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, int]) -> None:
+    """Ask both sides for a house card at once (R6.4); fill ``fight.cards``."""
+    items = []
+    for role in ROLES:
+        house, other = fight.house(role), fight.house(opponent(role))
+        hand = hand_in_order(ctx, house)
+        prompt = (f"{fight.house('attacker')} attacks {fight.area} ({fight.house('defender')} "
+                  f"defends, strength {before['attacker']} to {before['defender']} before "
+                  "cards). Choose a house card.")
+        request = Request(f"{fight.key}/house_card/{house}", house, "house_card", prompt,
+                          tuple(hand), hand[0])
+        plan = plan_house_card(ctx.inputs.plan(house, "house_cards"), hand, fight.area, other)
+        items.append((request, plan))
+    for role, card in zip(ROLES, ctx.ask_together(items), strict=True):
+        fight.cards[role] = card
+
+
+def apply_card_texts(ctx: Context, fight: Fight) -> Modifiers:
+    """Resolve cancel, immediate and strength texts in R6.4 order; return the modifiers."""
+    mods = Modifiers.none()
+    fiefdoms = ctx.state.tracks["fiefdoms"]
+    in_order = sorted(ROLES, key=lambda r: fiefdoms.index(fight.house(r)))
+    for window in WINDOWS:
+        for role in in_order:
+            text = texts_for(fight.cards[role], window)
+            if text is None:
+                continue
+            if role in fight.cancelled:
+                ctx.emit("house_card_text_cancelled", "R6.4", house=fight.house(role),
+                         card=fight.cards[role], by="queen_of_thorns")
+                continue
+            for effect in text(fight, role):
+                apply_effect(ctx, fight, role, effect, mods)
+    return mods
+
+
+def apply_effect(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Modifiers) -> None:
+    """Apply one card effect of ``role``'s card and emit ``house_card_text``."""
+    house, card = fight.house(role), fight.cards[role]
+    target = effect.target
+    detail: dict[str, Any] = {"effect": effect.kind, "on": fight.house(target)}
+    if effect.kind == "cancel_text":
+        fight.cancelled.append(target)
+        detail["cancelled"] = fight.cards[target]
+    elif effect.kind == "destroy_footman":
+        fight.units[target].remove("footman")
+        if target == "defender":
+            here = ctx.state.area(fight.area)
+            here.units.remove("footman")
+            ctx.state.set_area(fight.area, here)
+        detail["unit"] = "footman"
+        if not fight.units[target] and mods.lost_at_once is None:
+            mods.lost_at_once = target
+            detail["loses_at_once"] = True
+    elif effect.kind == "remove_defense_order":
+        here = ctx.state.area(fight.area)
+        order = here.order
+        if order is None or ctx.ruleset.order_tokens[order].kind != "defense":
+            ctx.emit("house_card_text", "R6.4", house=house, card=card, effect="none",
+                     reason="no Defense order to remove")
+            return
+        here.order = None
+        ctx.emit("order_removed", "R6.4", area=fight.area, house=fight.house(target),
+                 order=order, by=card)
+        detail["order"] = order
+    elif effect.kind == "unit_strength":
+        assert effect.unit is not None
+        mods.unit_values[target][effect.unit] = effect.value
+        detail.update(unit=effect.unit, value=effect.value)
+    elif effect.kind == "defense_multiplier":
+        mods.defense_multiplier[target] = effect.value
+        detail["value"] = effect.value
+    elif effect.kind == "zero_supporting_ships":
+        mods.zero_supporting_ships.append(target)
+    elif effect.kind == "zero_printed_strength":
+        mods.zero_printed.append(target)
+        detail["card"] = fight.cards[target]
+    else:  # pragma: no cover - the texts only return the kinds above
+        raise ValueError(effect.kind)
+    ctx.emit("house_card_text", "R6.4", house=house, card=card, **detail)
+
+
+# --- strength --------------------------------------------------------------------------------
+
+def strength(ctx: Context, fight: Fight, role: str, declarations: Sequence[Declaration],
+             mods: Modifiers, *, with_card: bool = True) -> dict[str, Any]:
+    """One side's strength broken down (R6.3): units, order, support, card; ``total``."""
+    rs, s = ctx.ruleset, ctx.state
+    house = fight.house(role)
+    values = mods.unit_values[role]
+    units = {u: {"count": fight.units[role].count(u), "strength": values[u]}
+             for u in ("footman", "knight", "ship") if u in fight.units[role]}
+    unit_total = sum(v["count"] * v["strength"] for v in units.values())
+    if role == "attacker":
+        order: dict[str, Any] | None = {"order": fight.march_order,
+                                        "bonus": rs.order_tokens[fight.march_order].bonus}
+    else:
+        here = s.area(fight.area)
+        order = None
+        if here.order is not None and rs.order_tokens[here.order].kind == "defense":
+            order = {"order": here.order,
+                     "bonus": rs.order_tokens[here.order].bonus * mods.defense_multiplier[role]}
+    support = []
+    for d in declarations:
+        if d.side != house:
+            continue
+        value = d.strength
+        if role in mods.zero_supporting_ships:
+            value -= s.area(d.area).standing().count("ship")
+        support.append({"area": d.area, "house": d.house, "strength": value})
+    out: dict[str, Any] = {"house": house, "units": units, "units_strength": unit_total,
+                           "order": order, "support": support}
+    total = unit_total + (order["bonus"] if order else 0) + sum(x["strength"] for x in support)
+    if with_card:
+        card = fight.cards[role]
+        printed = 0 if role in mods.zero_printed else rs.house_cards[card].strength
+        out["card"] = {"card": card, "strength": printed}
+        total += printed
+        out["blade"] = 0
+    out["total"] = total
+    return out
+
+
+def winner_of(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> str:
+    """The winning role: higher total, ties to the higher Fiefdoms position (R6.6)."""
+    a, d = totals["attacker"]["total"], totals["defender"]["total"]
+    if a != d:
+        return "attacker" if a > d else "defender"
+    fiefdoms = ctx.state.tracks["fiefdoms"]
+    return min(ROLES, key=lambda r: fiefdoms.index(fight.house(r)))
+
+
+def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> str | None:
+    """The role that uses the Valyrian Steel Blade (R6.5), or None; marks it used."""
+    s = ctx.state
+    holder = s.holder("fiefdoms")
+    if s.blade_used or holder not in fight.houses.values():
+        return None
+    role = "attacker" if fight.house("attacker") == holder else "defender"
+    if winner_of(ctx, fight, totals) == role:
+        return None
+    boosted = {r: dict(v) for r, v in totals.items()}
+    boosted[role]["total"] += 1
+    if winner_of(ctx, fight, boosted) != role:
+        return None
+    plan: Any = ctx.inputs.plan(holder, "blade")
+    if isinstance(plan, dict):
+        plan = plan.get(fight.area)
+    candidate: Any = NO_PLAN if plan is None else plan in ("auto", "always")
+    request = Request(f"{fight.key}/blade/{holder}", holder, "blade",
+                      f"battle in {fight.area}: {totals['attacker']['total']} to "
+                      f"{totals['defender']['total']}; the Valyrian Steel Blade (+1, once per "
+                      "round) would win it for you. Use it?", (True, False), False)
+    if not ctx.ask(request, candidate):
+        return None
+    s.blade_used = True
+    ctx.emit("valyrian_steel_blade_used", "R6.5", house=holder, area=fight.area)
+    return role
+
+
+def emit_summary(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]],
+                 mods: Modifiers) -> None:
+    """The ``battle`` event: both sides' strength broken down, the winner and why."""
+    assert fight.winner is not None
+    a, d = totals["attacker"]["total"], totals["defender"]["total"]
+    if mods.lost_at_once is not None:
+        decided = "last_unit_destroyed"
+    elif a == d:
+        decided = "fiefdoms_tie_break"
+    else:
+        decided = "strength"
+    ctx.emit("battle", "R6", area=fight.area, origin=fight.origin,
+             attacker=fight.house("attacker"), defender=fight.house("defender"),
+             sides={r: totals[r] for r in ROLES}, winner=fight.house(fight.winner),
+             loser=fight.house(opponent(fight.winner)), decided_by=decided,
+             fiefdoms=[h for h in ctx.state.tracks["fiefdoms"] if h in fight.houses.values()])
+
+
+# --- casualties ------------------------------------------------------------------------------
+
+def default_units(pool: Sequence[str], count: int) -> list[str]:
+    """The ``count`` cheapest units of ``pool`` (footman, ship, knight).
+
+    >>> default_units(["knight", "ship", "footman"], 2)
+    ['footman', 'ship']
+    """
+    ranked = sorted(pool, key=CASUALTY_DEFAULT_ORDER.index)
+    return sort_units(ranked[:count])
+
+
+def plan_units(plan: Sequence[Any] | None, pool: Sequence[str], count: int,
+               areas: Sequence[str]) -> Any:
+    """The units a ``casualties`` plan picks from ``pool`` (or NO_PLAN; a short pick if it
+    cannot name ``count`` units, which the request then refuses).
+
+    >>> plan_units(["knight", "footman"], ["footman", "knight", "knight"], 2, ["x"])
+    ['knight', 'knight']
+    >>> plan_units([{"area": "x", "unit": "footman"}], ["footman", "knight"], 1, ["x"])
+    ['footman']
+    """
+    if plan is None:
+        return NO_PLAN
+    left = list(pool)
+    picked: list[str] = []
+    for item in plan:
+        if len(picked) == count:
+            break
+        if isinstance(item, str):
+            while item in left and len(picked) < count:
+                left.remove(item)
+                picked.append(item)
+        elif item.get("area") in areas and item.get("unit") in left:
+            left.remove(item["unit"])
+            picked.append(item["unit"])
+    return sort_units(picked)
+
+
+def _units_check(pool: Sequence[str], count: int) -> Check:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"{value!r} is not a list of unit types"
+        if len(value) != count:
+            return f"{len(value)} units named; exactly {count} must be chosen"
+        left = list(pool)
+        for unit in value:
+            if unit not in left:
+                return f"no {unit} left to choose among {sort_units(list(pool))}"
+            left.remove(unit)
+        return None
+    return check
+
+
+def choose_units(ctx: Context, decision_id: str, kind: str, house: str, pool: Sequence[str],
+                 count: int, prompt: str, areas: Sequence[str]) -> list[str]:
+    """Which ``count`` units of ``pool`` ``house`` loses (asked only when there is a choice)."""
+    pool = sort_units(list(pool))
+    if count <= 0:
+        return []
+    if count >= len(pool):
+        return list(pool)
+    if len(set(pool)) == 1:
+        return pool[:count]
+    options = sorted({tuple(c) for c in itertools.combinations(pool, count)})
+    request = Request(decision_id, house, kind, prompt, tuple(list(o) for o in options),
+                      default_units(pool, count), check=_units_check(pool, count),
+                      example=default_units(pool, count))
+    plan = plan_units(ctx.inputs.plan(house, "casualties"), pool, count, areas)
+    return sort_units(list(ctx.ask(request, plan)))
+
+
+def take_casualties(ctx: Context, fight: Fight, loser: str) -> None:
+    """R6.7: the loser loses winner's swords − loser's forts of its fighting units."""
+    rs = ctx.ruleset
+    winner = opponent(loser)
+    swords = rs.house_cards[fight.cards[winner]].swords
+    forts = rs.house_cards[fight.cards[loser]].forts
+    count = max(0, swords - forts)
+    house = fight.house(loser)
+    pool = fight.units[loser]
+    areas = [fight.area] + ([fight.origin] if loser == "attacker" else [])
+    dead = choose_units(ctx, f"{fight.key}/casualties/{house}", "casualties", house, pool,
+                        min(count, len(pool)),
+                        f"you lost the battle in {fight.area}: choose {count} casualties "
+                        f"among {pool}.", areas)
+    for unit in dead:
+        pool.remove(unit)
+    if loser == "defender" and dead:
+        here = ctx.state.area(fight.area)
+        for unit in dead:
+            here.units.remove(unit)
+    ctx.emit("casualties", "R6.7", house=house, area=fight.area, swords=swords, forts=forts,
+             count=count, units=dead)
+
+
+# --- retreats --------------------------------------------------------------------------------
+
+def kept_by_supply(ctx: Context, house: str, to: str, units: int, leaving: str | None) -> int:
+    """How many of ``units`` arriving in ``to`` fit ``house``'s supply (R5.8, R9).
+
+    ``leaving`` is an area the units are leaving (its units of ``house`` are
+    not counted).
+    """
+    counts = board.unit_counts(ctx.state, house)
+    if leaving is not None:
+        counts.pop(leaving, None)
+    for k in range(units, -1, -1):
+        trial = dict(counts)
+        trial[to] = trial.get(to, 0) + k
+        if board.within_supply(ctx.state, ctx.ruleset, house, trial):
+            return k
+    return 0
+
+
+def retreat_areas(ctx: Context, fight: Fight) -> list[str]:
+    """Legal retreat areas for the defender's survivors (R6.9, R5.4, R5.5), in id order."""
+    rs, s = ctx.ruleset, ctx.state
+    house = fight.house("defender")
+    at_sea = rs.areas[fight.area].is_sea
+    near = set(rs.areas[fight.area].adjacent)
+    if not at_sea:
+        near.update(board.transport_reach(s, rs, house, fight.area))
+    out = []
+    for area_id in rs.area_ids:
+        if area_id not in near or area_id == fight.origin:
+            continue
+        if rs.areas[area_id].is_sea != at_sea:
+            continue
+        here = s.area(area_id)
+        if here.neutral_force is not None:
+            continue
+        if here.units and here.house != house:
+            continue
+        if here.power_token is not None and here.power_token != house:
+            continue
+        out.append(area_id)
+    return out
+
+
+def _destroy(ctx: Context, house: str, area: str, units: Sequence[str], reason: str,
+             rule: str) -> None:
+    if units:
+        ctx.emit("unit_destroyed", rule, house=house, area=area, units=sort_units(list(units)),
+                 reason=reason)
+
+
+def _place_routed(ctx: Context, house: str, area_id: str, units: Sequence[str]) -> None:
+    here = ctx.state.area(area_id)
+    here.house = house
+    here.units = sort_units([*here.units, *units])
+    here.routed = sort_units([*here.routed, *units])
+    ctx.state.set_area(area_id, here)
+
+
+def _supply_cut(ctx: Context, fight: Fight, house: str, to: str, units: list[str],
+                leaving: str | None) -> list[str]:
+    """Survivors after the supply limit (R5.8): the rest are destroyed (a choice if mixed)."""
+    keep = kept_by_supply(ctx, house, to, len(units), leaving)
+    if keep >= len(units):
+        return units
+    lost = choose_units(ctx, f"{fight.key}/retreat_losses/{house}", "retreat_losses", house,
+                        units, len(units) - keep,
+                        f"only {keep} of your units {units} can retreat to {to} within your "
+                        "supply limit: choose the ones destroyed.", [fight.area, to])
+    rest = list(units)
+    for unit in lost:
+        rest.remove(unit)
+    _destroy(ctx, house, to, lost, "supply limit on retreat", "R6.9")
+    return rest
+
+
+def attacker_retreats(ctx: Context, fight: Fight) -> None:
+    """R6.8/R6.10: a beaten attacker's survivors go back to their origin, routed."""
+    house = fight.house("attacker")
+    units = _supply_cut(ctx, fight, house, fight.origin, list(fight.units["attacker"]), None)
+    if units:
+        _place_routed(ctx, house, fight.origin, units)
+    ctx.emit("retreat", "R6.8", house=house, area=fight.area, to=fight.origin if units else None,
+             units=sort_units(units), routed=True)
+
+
+def defender_retreats(ctx: Context, fight: Fight) -> None:
+    """R6.9/R6.10: a beaten defender's survivors retreat together to one legal area, routed;
+    its units already routed there are destroyed; the embattled area is emptied."""
+    s = ctx.state
+    house = fight.house("defender")
+    here = s.area(fight.area)
+    _destroy(ctx, house, fight.area, here.routed, "routed units cannot retreat again", "R6.9")
+    survivors = list(fight.units["defender"])
+    here.units, here.routed = [], []
+    order, here.order = here.order, None
+    if here.power_token is not None and here.power_token != fight.house("attacker"):
+        here.power_token = None
+    s.set_area(fight.area, here)
+    if order is not None:
+        ctx.emit("order_removed", "R6.11", area=fight.area, house=house, order=order,
+                 by="battle lost")
+    if not survivors:
+        return
+    legal = retreat_areas(ctx, fight)
+    if not legal:
+        _destroy(ctx, house, fight.area, survivors, "no legal retreat", "R6.9")
+        ctx.emit("retreat", "R6.9", house=house, area=fight.area, to=None, units=[],
+                 destroyed=survivors)
+        return
+    losses = {a: len(survivors) - kept_by_supply(ctx, house, a, len(survivors), None)
+              for a in legal}
+    fewest = min(losses.values())
+    options = [a for a in legal if losses[a] == fewest]
+    to = options[0]
+    if len(options) > 1:
+        plan: Any = NO_PLAN
+        prefs = (ctx.inputs.plan(house, "retreats") or {}).get(fight.area)
+        if prefs is not None:
+            fitting = [a for a in prefs if a in options]
+            plan = fitting[0] if fitting else (prefs[0] if prefs else NO_PLAN)
+        request = Request(f"{fight.key}/retreat/{house}", house, "retreat",
+                          f"you lost {fight.area}: retreat {survivors} to one of these areas.",
+                          tuple(options), options[0])
+        to = ctx.ask(request, plan)
+    kept = _supply_cut(ctx, fight, house, to, survivors, None)
+    if kept:
+        _place_routed(ctx, house, to, kept)
+    lost = list(survivors)
+    for unit in kept:
+        lost.remove(unit)
+    ctx.emit("retreat", "R6.9", house=house, area=fight.area, to=to, units=sort_units(kept),
+             destroyed=sort_units(lost), routed=True)
+
+
+def occupy(ctx: Context, fight: Fight) -> None:
+    """R6.11: the winning attacker's units stand in the embattled area."""
+    s = ctx.state
+    house = fight.house("attacker")
+    here = s.area(fight.area)
+    if here.power_token is not None and here.power_token != house:
+        ctx.emit("power_token_returned", "R5.5", area=fight.area, house=here.power_token)
+        here.power_token = None
+    here.house = house
+    here.units = sort_units(list(fight.units["attacker"]))
+    here.routed = []
+    here.order = None
+    s.set_area(fight.area, here)
+    ctx.emit("area_occupied", "R6.11", house=house, area=fight.area, units=here.units)
+
+
+# --- R6.12 -----------------------------------------------------------------------------------
+
+def discard_played_cards(ctx: Context, fight: Fight) -> None:
+    """Both played cards go to their discard piles; a last card brings the hand back (R6.12)."""
+    for role in ROLES:
+        house, card = fight.house(role), fight.cards[role]
+        hs = ctx.state.houses[house]
+        hs.hand.remove(card)
+        if hs.hand:
+            hs.discards.append(card)
+            ctx.emit("house_card_discarded", "R6.12", house=house, card=card)
+        else:
+            hs.hand = list(ctx.ruleset.cards_by_house[house])
+            hs.discards = []
+            ctx.emit("hand_recycled", "R6.12", house=house, card=card, hand=list(hs.hand))
