@@ -296,7 +296,7 @@ def apply_effect(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Mo
         mods.zero_supporting_ships.append(target)
     elif effect.kind == "zero_printed_strength":
         mods.zero_printed.append(target)
-        detail["card"] = fight.cards[target]
+        detail["zeroed"] = fight.cards[target]
     else:  # pragma: no cover - the texts only return the kinds above
         raise ValueError(effect.kind)
     ctx.emit("house_card_text", "R6.4", house=house, card=card, **detail)
