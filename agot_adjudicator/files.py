@@ -156,6 +156,17 @@ _KIND_NAMES = {"str": "a string", "int": "a number", "float": "a number", "bool"
                "list": "a list"}
 
 
+def _needs_event_check(text: str) -> bool:
+    """Whether the slow event pass can find anything: anchors, aliases, tags, documents, nesting.
+
+    >>> _needs_event_check("a: [1, 2]"), _needs_event_check("a: &x 1")
+    (False, True)
+    """
+    if any(c in text for c in "&*!%") or "---" in text or "..." in text:
+        return True
+    return text.count("[") + text.count("{") > MAX_DEPTH
+
+
 def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]],
            key_positions: dict[JsonPath, tuple[int, int]]) -> Any:
     """Convert ruamel's round-trip nodes to plain JSON-like data, recording positions."""
@@ -220,7 +231,7 @@ def parse_text(name: str, raw: bytes) -> Document:
         line = text.count("\n", 0, index) + 1
         col = index - (text.rfind("\n", 0, index) + 1) + 1
         raise InputError([Problem(name, line, col, "", "binary data (NUL byte) in a YAML file")])
-    problems = _check_events(name, text)
+    problems = _check_events(name, text) if _needs_event_check(text) else []
     if problems:
         raise InputError(problems)
     yaml = YAML(typ="rt")

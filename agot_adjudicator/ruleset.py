@@ -171,13 +171,27 @@ def _documents_from_dir(directory: Path) -> dict[str, Document]:
     return docs
 
 
-def _documents_from_package() -> dict[str, Document]:
+COMPILED = "compiled.json"
+"""The packaged YAML files parsed once, as JSON (fast to load); kept equal by a test."""
+
+
+def _documents_from_package(*, compiled: bool = True) -> dict[str, Document]:
     base = resources.files("agot_adjudicator").joinpath("data", "first_edition")
+    if compiled:
+        data = json.loads(base.joinpath(COMPILED).read_text(encoding="utf-8"))
+        return {f: Document(f"<package>/data/first_edition/{f}", data[f], "")
+                for f in RULESET_FILES}
     docs = {}
     for filename in RULESET_FILES:
         raw = base.joinpath(filename).read_bytes()
         docs[filename] = parse_text(f"<package>/data/first_edition/{filename}", raw)
     return docs
+
+
+def compiled_text() -> str:
+    """The text of ``compiled.json`` for the packaged YAML files (see ``__main__`` below)."""
+    docs = _documents_from_package(compiled=False)
+    return json.dumps({f: docs[f].data for f in RULESET_FILES}, indent=1, ensure_ascii=False) + "\n"
 
 
 def _composite(docs: Mapping[str, Document]) -> Document:
@@ -418,12 +432,14 @@ def integrity_problems(rs: Ruleset) -> list[str]:
 @cache
 def _load_cached(directory: str | None) -> Ruleset:
     if directory is None:
+        # The packaged data is schema-checked by tests (tests/test_ruleset_packaged.py);
+        # the integrity checks below still run at every load.
         docs = _documents_from_package()
         source = "<package>/data/first_edition"
     else:
         docs = _documents_from_dir(Path(directory))
         source = directory
-    _schema_check(docs)
+        _schema_check(docs)
     ruleset = _build(docs, source)
     problems = integrity_problems(ruleset)
     if problems:
@@ -461,3 +477,9 @@ def export_ruleset(directory: str | Path) -> list[Path]:
         target.write_bytes(base.joinpath(filename).read_bytes())
         written.append(target)
     return written
+
+
+if __name__ == "__main__":  # pragma: no cover - maintenance: python -m agot_adjudicator.ruleset
+    target = Path(__file__).parent / "data" / "first_edition" / COMPILED
+    target.write_text(compiled_text(), encoding="utf-8")
+    print(f"wrote {target}")

@@ -12,3 +12,20 @@ def test_top_level_schemas_equal_packaged_schemas():
         top = ROOT / "schemas" / f"{name}.schema.json"
         packaged = ROOT / "agot_adjudicator" / "schemas" / f"{name}.schema.json"
         assert top.read_bytes() == packaged.read_bytes(), f"schemas/{name}.schema.json differs"
+
+
+def test_schemas_are_valid_json_schemas():
+    import jsonschema
+
+    from agot_adjudicator.files import load_schema
+
+    for name in SCHEMA_NAMES:
+        jsonschema.Draft202012Validator.check_schema(load_schema(name))
+
+
+def test_compiled_ruleset_equals_the_yaml_files():
+    """`python -m agot_adjudicator.ruleset` regenerates compiled.json after editing the YAML."""
+    from agot_adjudicator.ruleset import compiled_text
+
+    compiled = ROOT / "agot_adjudicator" / "data" / "first_edition" / "compiled.json"
+    assert compiled.read_text(encoding="utf-8") == compiled_text()
