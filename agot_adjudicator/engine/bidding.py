@@ -1,0 +1,164 @@
+"""Bidding (R7) and the Clash of Kings (R3.6): secret bids of available power, ties, tracks.
+
+:func:`collect_bids` asks a simultaneous secret bid of every house (also used
+against the wildlings, R8.1); a house with no available power bids 0 without
+being asked. Bid power goes to the pool at once (R7.3, R8.5).
+
+Clash of Kings (:func:`resolve_clash_of_kings`): the Iron Throne track, then
+Fiefdoms, then King's Court. Per track:
+
+- decision ``r{n}/clash_of_kings/{track}/bid/{house}`` (0..available power),
+  all houses together; plan: the house's ``bids.{track}`` (a ``bids:``
+  section may give all three tracks at once, their sum within the power the
+  house has at the start; a track it leaves out is asked). Default: 0.
+- highest bid takes position 1, and so on (R7.1); houses with equal bids are
+  placed by the Iron Throne holder — the *old* holder during the Iron Throne
+  bid, since the token passes only when that track is complete (R7.2):
+  decision ``r{n}/clash_of_kings/{track}/tie_break/{holder}``, one per track,
+  answered with every tied house in the order to place them (several tie
+  groups in one list: only the order inside each group matters). Plan: the
+  holder's ``plans.tie_break`` when it names every tied house. **Default:**
+  tied houses keep their relative order on that track before the bid.
+- position 1 holds the track's special token (R7.3): event ``token_passed``
+  when it changes hands.
+
+Events: ``bids_revealed``, ``tie_broken``, ``track_set``, ``token_passed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agot_adjudicator.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.context import Context
+from agot_adjudicator.naming import one_of
+from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS
+
+TRACK_NAMES = {"iron_throne": "the Iron Throne", "fiefdoms": "the Fiefdoms",
+               "kings_court": "the King's Court"}
+
+
+def collect_bids(ctx: Context, key: tuple[str, ...], what: str,
+                 plan_of: Callable[[str], Any]) -> dict[str, int]:
+    """Every house's secret bid (R7.1, R8.1), asked together; returns house → bid in order of play.
+
+    Decision id ``r{n}/{key...}/bid/{house}``; options 0..available power;
+    default 0. A house with 0 power bids 0 and is not asked.
+    """
+    s = ctx.state
+    houses = ctx.order_of_play()
+    items = []
+    asked = []
+    for house in houses:
+        power = s.houses[house].power
+        if power == 0:
+            continue
+        request = Request(ctx.rid(*key, "bid", house), house, "bid",
+                          f"{house}: secret bid for {what} (0 to {power} available power).",
+                          tuple(range(power + 1)), 0)
+        items.append((request, plan_of(house)))
+        asked.append(house)
+    answers = ctx.ask_together(items)
+    given = dict(zip(asked, answers, strict=True))
+    return {h: int(given.get(h, 0)) for h in houses}
+
+
+def pay_bids(ctx: Context, bids: dict[str, int]) -> None:
+    """Bid power goes back to the pool (R7.3, R8.5)."""
+    for house, bid in bids.items():
+        ctx.state.houses[house].power -= bid
+
+
+def tie_groups(bids: dict[str, int]) -> list[list[str]]:
+    """Groups of houses (in the given order) that made the same bid, highest bid first.
+
+    >>> tie_groups({"a": 1, "b": 3, "c": 1})
+    [['b'], ['a', 'c']]
+    """
+    values = sorted(set(bids.values()), reverse=True)
+    return [[h for h in bids if bids[h] == v] for v in values]
+
+
+def tie_break_plan(ctx: Context, holder: str, tied: list[str]) -> Any:
+    """The holder's ``plans.tie_break`` restricted to ``tied``, or NO_PLAN if it has none.
+
+    A plan that leaves out a tied house is passed on as it is (so the
+    decision becomes pending with the reason).
+    """
+    plan = ctx.inputs.plan(holder, "tie_break", None)
+    if plan is None:
+        return NO_PLAN
+    return [h for h in plan if h in tied]
+
+
+def order_problem(value: Any, tied: list[str]) -> str | None:
+    """Why ``value`` does not list every tied house exactly once, or None."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return f"expected a list of the tied houses: {one_of(tied)}"
+    extra = [v for v in value if v not in tied]
+    if extra:
+        return f"{extra[0]} is not tied (tied: {one_of(tied)})"
+    if len(set(value)) != len(value):
+        return "a house is listed twice"
+    left = [h for h in tied if h not in value]
+    if left:
+        return f"missing tied house{'s' if len(left) > 1 else ''}: {one_of(left)}"
+    return None
+
+
+def rank(ctx: Context, bids: dict[str, int], key: tuple[str, ...], what: str,
+         default_order: list[str]) -> list[str]:
+    """Houses ordered by bid, highest first; ties placed by the Iron Throne holder (R7.1, R7.2).
+
+    Decision ``r{n}/{key...}/tie_break/{holder}`` (one for all tie groups);
+    default: ``default_order`` among the tied houses.
+    """
+    groups = tie_groups(bids)
+    tied = [h for g in groups if len(g) > 1 for h in g]
+    if not tied:
+        return [g[0] for g in groups]
+    holder = ctx.state.holder("iron_throne")
+    default = [h for h in default_order if h in tied]
+    described = "; ".join(f"{', '.join(g)} bid {bids[g[0]]}" for g in groups if len(g) > 1)
+    request = Request(ctx.rid(*key, "tie_break", holder), holder, "tie_break",
+                      f"{holder} holds the Iron Throne and places the tied houses for {what} "
+                      f"({described}): list them, highest position first.",
+                      default=default, check=lambda v: order_problem(v, tied), example=default)
+    answer = ctx.ask(request, tie_break_plan(ctx, holder, tied))
+    ctx.emit("tie_broken", "R7.2", about="/".join(key), by=holder, order=list(answer))
+    position = {h: i for i, h in enumerate(answer)}
+    return [h for g in groups for h in sorted(g, key=lambda h: position.get(h, 0))]
+
+
+def _bid_plan(ctx: Context, track: str) -> Callable[[str], Any]:
+    def plan_of(house: str) -> Any:
+        bids = ctx.inputs.of(house).bids
+        if bids is None or track not in bids:
+            return NO_PLAN
+        return bids[track]
+    return plan_of
+
+
+def resolve_track(ctx: Context, track: str) -> None:
+    """Bid for one influence track and set it (R3.6, R7)."""
+    s = ctx.state
+    what = TRACK_NAMES[track]
+    key = ("clash_of_kings", track)
+    bids = collect_bids(ctx, key, f"{what} track", _bid_plan(ctx, track))
+    ctx.emit("bids_revealed", "R7.1", about="/".join(key), bids=dict(bids))
+    pay_bids(ctx, bids)
+    before = list(s.tracks[track])
+    old_holder = before[0]
+    order = rank(ctx, bids, key, f"{what} track", before)
+    s.tracks[track] = order
+    ctx.emit("track_set", "R7.1", track=track, order=list(order))
+    if order[0] != old_holder:
+        ctx.emit("token_passed", "R7.3", token=TRACK_TOKENS[track], old=old_holder, new=order[0])
+
+
+def resolve_clash_of_kings(ctx: Context) -> None:
+    """Resolve a Clash of Kings card (R3.6): bid for each track in turn (R7)."""
+    ctx.emit("influence_tokens_removed", "R3.6")
+    for track in TRACKS:
+        resolve_track(ctx, track)

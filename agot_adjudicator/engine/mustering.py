@@ -1,0 +1,192 @@
+"""Mustering (R3.5): new units in the castle areas each house controls, within supply and limits.
+
+In order of play, each house musters in each castle area it controls (fixed
+area id order): a stronghold gives 2 mustering points, a city 1, spent only
+in that area. Costs: footman 1, knight 2, ship 1, upgrade (a footman already
+in that area becomes a knight) 1. A ship goes to a sea area adjacent to the
+castle area that holds no other house's ships. Nothing may be mustered that
+would break the supply limit (R9) or the unit limits (R0.4); unspent points
+are lost.
+
+Decision ``r{n}/mustering/{area}/{house}``, one per castle area; the answer
+is a list of ``footman``, ``knight``, ``upgrade``, ``ship:SEA`` (``ship``
+alone when exactly one sea is legal), applied in the listed order; ``[]``
+musters nothing. Plan: ``plans.musters.{area}``. **Ruling:** a house that
+gives a ``musters`` plan musters nothing in the castle areas it does not list;
+a house without one is asked for every castle area. A castle area where
+nothing at all can be mustered is not asked about (event ``muster_impossible``).
+
+The decisions are asked together (pending all at once), but each answer is
+checked when its turn comes, after the musters before it in order of play:
+a plan that no longer fits then (say, an earlier house put a ship into the
+sea it named) becomes pending with the reason. **Default**
+(``--nmr``/``--defaults``): muster nothing.
+
+Events: ``mustered`` (one per unit or upgrade), ``muster_done`` (points
+spent and lost per area).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agot_adjudicator.decisions import NO_PLAN, Pending, PendingDecision, Request
+from agot_adjudicator.engine.board import controlled_areas, unit_counts, within_supply
+from agot_adjudicator.engine.context import Context
+from agot_adjudicator.naming import one_of
+from agot_adjudicator.state import AreaState, GameState, sort_units
+
+COSTS = {"footman": 1, "knight": 2, "ship": 1, "upgrade": 1}
+"""Mustering costs (R3.5)."""
+
+
+@dataclass(frozen=True)
+class Muster:
+    """One mustering step: ``kind`` (footman, knight, ship, upgrade) placed in ``area``."""
+
+    kind: str
+    area: str
+
+
+def ship_seas(ctx: Context, house: str, castle: str) -> list[str]:
+    """Sea areas adjacent to ``castle`` where ``house`` may muster a ship (no other house's ships)."""
+    s, rs = ctx.state, ctx.ruleset
+    return [a for a in rs.area_ids if a in rs.areas[castle].adjacent and rs.areas[a].is_sea
+            and (not s.area(a).units or s.area(a).house == house)]
+
+
+def _on_board(state: GameState, house: str, unit: str) -> int:
+    return sum(a.units.count(unit) for a in state.areas.values() if a.house == house)
+
+
+def parse_musters(ctx: Context, house: str, castle: str, value: Any) -> list[Muster] | str:
+    """The steps an answer musters in ``castle`` for ``house`` (R3.5), or why it is not legal.
+
+    Checked against the board as it is now, steps in the listed order.
+    """
+    s, rs = ctx.state, ctx.ruleset
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return "expected a list of: footman, knight, upgrade, ship:SEA"
+    points = rs.areas[castle].mustering_points
+    seas = ship_seas(ctx, house, castle)
+    counts = unit_counts(s, house)
+    added = {"footman": 0, "knight": 0, "ship": 0}
+    footmen_here = s.area(castle).units.count("footman") if s.area(castle).house == house else 0
+    upgrades = 0
+    spent = 0
+    steps: list[Muster] = []
+    for item in value:
+        kind, _, sea = item.partition(":")
+        if kind not in COSTS or (sea and kind != "ship"):
+            return f"'{item}' is not one of: footman, knight, upgrade, ship:SEA"
+        spent += COSTS[kind]
+        if spent > points:
+            return (f"{castle} gives {points} mustering point{'s' if points > 1 else ''}; "
+                    f"{', '.join(value)} cost{'s' if len(value) == 1 else ''} "
+                    f"{sum(COSTS[v.partition(':')[0]] for v in value if v.partition(':')[0] in COSTS)}")
+        if kind == "upgrade":
+            if footmen_here - upgrades < 1:
+                return f"no footman of {house} in {castle} left to upgrade"
+            upgrades += 1
+            unit, where = "knight", castle
+        elif kind == "ship":
+            if not sea:
+                if len(seas) != 1:
+                    return (f"name the sea for the ship (ship:SEA); legal: {one_of(seas)}" if seas
+                            else f"no sea area next to {castle} can take a ship of {house}")
+                sea = seas[0]
+            if sea not in seas:
+                why = ("is not a sea area next to " + castle if sea not in rs.areas
+                       or sea not in rs.areas[castle].adjacent or not rs.areas[sea].is_sea
+                       else "holds another house's ships")
+                return f"a ship cannot be mustered into {sea}: it {why}" + \
+                       (f" (legal: {one_of(seas)})" if seas else "")
+            unit, where = "ship", sea
+        else:
+            unit, where = kind, castle
+        added[unit] += 1
+        limit = rs.unit_limits[unit]
+        if _on_board(s, house, unit) + added[unit] - (upgrades if unit == "footman" else 0) > limit:
+            return f"{house} has all {limit} of its {unit}s on the board (R0.4)"
+        if kind != "upgrade":
+            counts[where] = counts.get(where, 0) + 1
+            if not within_supply(s, rs, house, counts):
+                return (f"{item} would break {house}'s supply limit (level "
+                        f"{s.houses[house].supply}, R9)")
+        steps.append(Muster(kind, where))
+    return steps
+
+
+def can_muster_anything(ctx: Context, house: str, castle: str) -> bool:
+    """Whether any single mustering step is legal in ``castle``."""
+    options = ["footman", "knight", "upgrade"] + [f"ship:{a}" for a in ship_seas(ctx, house, castle)]
+    return any(not isinstance(parse_musters(ctx, house, castle, [o]), str) for o in options)
+
+
+def apply_musters(ctx: Context, house: str, castle: str, steps: list[Muster]) -> None:
+    """Place the mustered units (R3.5); emit ``mustered`` per step and ``muster_done``."""
+    s = ctx.state
+    for step in steps:
+        here = s.area(step.area)
+        if not here.units:
+            here = AreaState(house=house, units=[], power_token=here.power_token,
+                             neutral_force=here.neutral_force)
+        if step.kind == "upgrade":
+            here.units.remove("footman")
+            here.units.append("knight")
+        else:
+            here.units.append(step.kind)
+        here.house = house
+        here.units = sort_units(here.units)
+        s.set_area(step.area, here)
+        ctx.emit("mustered", "R3.5", house=house, castle=castle, unit=step.kind, area=step.area)
+    points = ctx.ruleset.areas[castle].mustering_points
+    spent = sum(COSTS[step.kind] for step in steps)
+    ctx.emit("muster_done", "R3.5", house=house, castle=castle, points=points, spent=spent,
+             lost=points - spent)
+
+
+def _plan(ctx: Context, house: str, castle: str) -> Any:
+    plan = ctx.inputs.plan(house, "musters", None)
+    if plan is None:
+        return NO_PLAN
+    return list(plan.get(castle, []))
+
+
+def resolve_mustering(ctx: Context) -> None:
+    """Resolve a Mustering card (R3.5); all missing answers are pending together."""
+    s, rs = ctx.state, ctx.ruleset
+    missing: list[PendingDecision] = []
+    for house in ctx.order_of_play():
+        castles = [a for a in controlled_areas(s, rs, house) if rs.areas[a].castle]
+        for castle in castles:
+            points = rs.areas[castle].mustering_points
+            if not can_muster_anything(ctx, house, castle):
+                ctx.emit("muster_impossible", "R3.5", house=house, castle=castle, points=points)
+                continue
+
+            def check(value: Any, house: str = house, castle: str = castle) -> str | None:
+                result = parse_musters(ctx, house, castle, value)
+                return result if isinstance(result, str) else None
+
+            seas = ship_seas(ctx, house, castle)
+            kind = rs.areas[castle].castle
+            request = Request(
+                ctx.rid("mustering", castle, house), house, "muster",
+                f"{house} musters in {castle} ({kind}, {points} point{'s' if points > 1 else ''}): "
+                "footman 1, knight 2, upgrade 1, ship 1"
+                + (f" (into {', '.join(seas)})" if seas else "") + "; [] for nothing.",
+                default=[], check=check,
+                example=["footman"] * points if points and check(["footman"] * points) is None
+                else ["footman"])
+            try:
+                answer = ctx.ask(request, _plan(ctx, house, castle))
+            except Pending as pending:
+                missing.extend(pending.decisions)
+                continue
+            steps = parse_musters(ctx, house, castle, answer)
+            assert not isinstance(steps, str), steps
+            apply_musters(ctx, house, castle, steps)
+    if missing:
+        raise Pending(missing)

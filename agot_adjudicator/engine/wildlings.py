@@ -1,0 +1,277 @@
+"""Wildling attack (R3.7, R8): the Night's Watch bids against the threat; reward or losses.
+
+:func:`resolve_wildling_attack`:
+
+1. Every house bids 0..available power in secret, together (R8.1): decision
+   ``r{n}/wildlings/bid/{house}``, plan: the house's ``wildlings:`` bid,
+   default 0; a house with no power bids 0 unasked. The Night's Watch
+   strength is the sum. All bid power goes to the pool (R8.5).
+2. **Ruling (R8.2):** the Night's Watch wins when its strength is at least
+   the threat (so a threat of 0 is always beaten).
+3. Night's Watch victory (R8.3): the highest bidder may take one card of its
+   discard pile back into its hand. Tied highest bidders: the Iron Throne
+   holder picks one (decision ``r{n}/wildlings/highest/tie_break/{holder}``).
+   The reward is decision ``r{n}/wildlings/reward/{house}``: a discarded card,
+   or ``none``; plan ``plans.wildling_reward`` (cards in order of preference,
+   the first one in the discard pile; ``[]`` = none). **Default:** the
+   discarded card with the highest printed strength, ties in the ruleset's
+   card order. A house with no discards gets nothing and is not asked.
+4. Wildling victory (R8.4): every house removes units worth 2 mustering
+   points (knight 2, footman 1, ship 1), the lowest bidder 4 — tied lowest
+   bidders: the Iron Throne holder picks one (decision
+   ``r{n}/wildlings/lowest/tie_break/{holder}``). **Rulings:** a house that has
+   less removes everything it has (not asked); no overpaying, except a knight
+   for a single remaining point when no footman or ship can pay it
+   (:func:`required_payment`). Decision ``r{n}/wildlings/losses/{house}``,
+   all houses together, answered with ``{area, unit}`` entries or unit types
+   in order of preference; plan ``plans.wildling_losses``. A type list takes,
+   for each unit, the first listed type that still lets the rest be paid
+   exactly, from the area where the house has the most units (ties: fixed
+   area id order). **Default:** ``[footman, ship, knight]``. Losses are
+   applied in order of play, then R11.2 is checked.
+5. The threat returns to 0 (R3.7, R8.5).
+
+Tie-break plans: the holder's ``plans.tie_break`` ranks houses, highest
+first; it applies when it names every tied house: the first named takes the
+reward, the last named is the lowest bidder. **Default** for both ties:
+the order of play (the first tied house in order of play takes the reward,
+the last one is the lowest bidder).
+
+Events: ``bids_revealed``, ``nights_watch`` (strength, threat, winner),
+``tie_broken``, ``card_returned``, ``wildling_losses``, ``unit_destroyed``,
+``wildling_threat_set``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agot_adjudicator.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.bidding import collect_bids, pay_bids
+from agot_adjudicator.engine.board import check_instant_win
+from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.supply import (
+    Unit,
+    as_entries,
+    destroy_unit,
+    missing_units,
+    parse_units_or_types,
+    units_of,
+)
+from agot_adjudicator.state import GameState
+
+POINTS = {"footman": 1, "knight": 2, "ship": 1}
+"""Mustering points of a unit removed for the wildlings (R8.4)."""
+DEFAULT_PRIORITY = ("footman", "ship", "knight")
+NONE = "none"
+
+
+def exact_possible(singles: int, knights: int, owe: int) -> bool:
+    """Whether ``knights`` (2 each) and ``singles`` (1 each) can pay exactly ``owe``.
+
+    >>> exact_possible(0, 2, 3), exact_possible(1, 1, 3)
+    (False, True)
+    """
+    return any(0 <= owe - 2 * k <= singles for k in range(knights + 1))
+
+
+def required_payment(units: list[Unit], owe: int) -> int:
+    """What a house with ``units`` pays when it owes ``owe`` points (R8.4 and its rulings).
+
+    Everything if it has no more than it owes; else exactly ``owe`` when
+    possible, else ``owe + 1`` (a knight for the last point).
+
+    >>> required_payment([("a", "knight"), ("b", "knight")], 3)
+    4
+    >>> required_payment([("a", "footman")], 2)
+    1
+    """
+    knights = sum(1 for _, u in units if u == "knight")
+    singles = len(units) - knights
+    total = 2 * knights + singles
+    if total <= owe:
+        return total
+    return owe if exact_possible(singles, knights, owe) else owe + 1
+
+
+def losses_by_priority(units: list[Unit], owe: int, priority: list[str]) -> list[Unit] | str:
+    """The units a type ``priority`` removes (see the module docstring), or why it cannot.
+
+    ``required_payment`` already allows for a knight paying a last single
+    point, so every step can look for an exact payment of what is left.
+
+    >>> losses_by_priority([("a", "footman"), ("b", "knight")], 2, ["footman", "knight"])
+    [('b', 'knight')]
+    """
+    need = required_payment(units, owe)
+    pool = list(units)
+    out: list[Unit] = []
+    while need > 0:
+        chosen = None
+        for unit in priority:
+            candidates = [u for u in pool if u[1] == unit]
+            if not candidates or POINTS[unit] > need:
+                continue
+            rest = list(pool)
+            rest.remove(candidates[0])
+            knights = sum(1 for _, u in rest if u == "knight")
+            if exact_possible(len(rest) - knights, knights, need - POINTS[unit]):
+                chosen = unit
+                break
+        if chosen is None:
+            left = sorted({u for _, u in pool})
+            return (f"the types listed ({', '.join(priority)}) cannot pay {need} more "
+                    f"point{'s' if need > 1 else ''}; units left: {', '.join(left)}")
+        size = {a: sum(1 for b, _ in pool if b == a) for a, _ in pool}
+        areas = [a for a, u in pool if u == chosen]
+        area = max(areas, key=lambda a: (size[a], -areas.index(a)))
+        pool.remove((area, chosen))
+        out.append((area, chosen))
+        need -= POINTS[chosen]
+    return out
+
+
+def losses_for(state: GameState, units: list[Unit], house: str, owe: int,
+               value: Any, ruleset: Any) -> list[Unit] | str:
+    """The units an answer or plan removes for the wildlings, or why it is not legal (R8.4)."""
+    parsed = parse_units_or_types(value)
+    if isinstance(parsed, str):
+        return parsed
+    form, items = parsed
+    if form == "types":
+        if not items:
+            return "the list of unit types is empty"
+        return losses_by_priority(units, owe, items)
+    missing = missing_units(state, ruleset, house, items)
+    if missing:
+        return missing
+    paid = sum(POINTS[u] for _, u in items)
+    need = required_payment(units, owe)
+    if paid != need:
+        return (f"{house} owes {owe} point{'s' if owe > 1 else ''} and must remove units worth "
+                f"{need}; these are worth {paid}")
+    return items
+
+
+def _pick_tied(ctx: Context, tied: list[str], which: str, what: str) -> str:
+    """The Iron Throne holder picks one of ``tied`` (the highest or the lowest bidder)."""
+    holder = ctx.state.holder("iron_throne")
+    plan: Any = NO_PLAN
+    ranking = ctx.inputs.plan(holder, "tie_break", None)
+    if ranking is not None and all(h in ranking for h in tied):
+        ordered = [h for h in ranking if h in tied]
+        plan = ordered[0] if which == "highest" else ordered[-1]
+    default = tied[0] if which == "highest" else tied[-1]
+    request = Request(ctx.rid("wildlings", which, "tie_break", holder), holder, "tie_break",
+                      f"{holder} holds the Iron Throne: {', '.join(tied)} tie as {which} bidders; "
+                      f"choose the one who {what}.", tuple(tied), default)
+    chosen: str = ctx.ask(request, plan)
+    ctx.emit("tie_broken", "R8.3" if which == "highest" else "R8.4",
+             about=f"wildlings/{which}", by=holder, chosen=chosen)
+    return chosen
+
+
+def _reward(ctx: Context, bids: dict[str, int]) -> None:
+    s, rs = ctx.state, ctx.ruleset
+    top = max(bids.values())
+    tied = [h for h in bids if bids[h] == top]
+    winner = tied[0] if len(tied) == 1 else _pick_tied(ctx, tied, "highest",
+                                                        "may take a card back")
+    hs = s.houses[winner]
+    if not hs.discards:
+        ctx.emit("card_returned", "R8.3", house=winner, card=None, reason="no discarded cards")
+        return
+    discards = list(hs.discards)
+    order = list(rs.cards_by_house[winner])
+    default = max(discards, key=lambda c: (rs.house_cards[c].strength, -order.index(c)))
+    plan: Any = NO_PLAN
+    wanted = ctx.inputs.plan(winner, "wildling_reward", None)
+    if wanted is not None:
+        available = [c for c in wanted if c in discards]
+        plan = available[0] if available else (wanted[0] if wanted else NONE)
+    request = Request(ctx.rid("wildlings", "reward", winner), winner, "wildling_reward",
+                      f"The Night's Watch holds; {winner}, the highest bidder, may take one "
+                      f"discarded house card back ({', '.join(discards)}) or none.",
+                      (*discards, NONE), default)
+    card = ctx.ask(request, plan)
+    if card == NONE:
+        ctx.emit("card_returned", "R8.3", house=winner, card=None, reason="declined")
+        return
+    hs.discards.remove(card)
+    hs.hand.append(card)
+    hs.hand.sort(key=order.index)
+    ctx.emit("card_returned", "R8.3", house=winner, card=card)
+
+
+def _losses(ctx: Context, bids: dict[str, int]) -> None:
+    s, rs = ctx.state, ctx.ruleset
+    low = min(bids.values())
+    tied = [h for h in bids if bids[h] == low]
+    lowest = tied[0] if len(tied) == 1 else _pick_tied(ctx, tied, "lowest",
+                                                        "removes 4 points of units")
+    owes = {h: 4 if h == lowest else 2 for h in bids}
+    forced: dict[str, list[Unit]] = {}
+    items = []
+    asked = []
+    for house in ctx.order_of_play():
+        units = units_of(s, rs, house)
+        owe = owes[house]
+        if required_payment(units, owe) == sum(POINTS[u] for _, u in units):
+            forced[house] = units
+            continue
+
+        def check(value: Any, house: str = house, units: list[Unit] = units,
+                  owe: int = owe) -> str | None:
+            result = losses_for(s, units, house, owe, value, rs)
+            return result if isinstance(result, str) else None
+
+        default = list(DEFAULT_PRIORITY)
+        example = losses_by_priority(units, owe, default)
+        request = Request(ctx.rid("wildlings", "losses", house), house, "wildling_losses",
+                          f"The wildlings win: {house} removes units worth {owe} mustering points "
+                          "(knight 2, footman 1, ship 1): list {area, unit} entries, or unit "
+                          "types in order of preference.", default=default, check=check,
+                          example=as_entries(example) if isinstance(example, list) else None)
+        plan = ctx.inputs.plan(house, "wildling_losses", None)
+        items.append((request, NO_PLAN if plan is None else plan))
+        asked.append(house)
+    answers = dict(zip(asked, ctx.ask_together(items), strict=True))
+    for house in ctx.order_of_play():
+        units = units_of(s, rs, house)
+        if house in forced:
+            removed = forced[house]
+        else:
+            result = losses_for(s, units, house, owes[house], answers[house], rs)
+            assert not isinstance(result, str), result
+            removed = result
+        ctx.emit("wildling_losses", "R8.4", house=house, owed=owes[house],
+                 units=as_entries(removed), points=sum(POINTS[u] for _, u in removed))
+        for area_id, unit in removed:
+            destroy_unit(ctx, house, area_id, unit, "R8.4", "wildlings")
+    check_instant_win(ctx)
+
+
+def resolve_wildling_attack(ctx: Context) -> None:
+    """Resolve a Wildling Attack card at the current threat (R3.7, R8), then reset the threat."""
+    s = ctx.state
+    threat = s.wildling_threat
+
+    def plan_of(house: str) -> Any:
+        bid = ctx.inputs.of(house).wildlings
+        return NO_PLAN if bid is None else bid
+
+    bids = collect_bids(ctx, ("wildlings",), f"the Night's Watch against a wildling threat of "
+                        f"{threat}", plan_of)
+    strength = sum(bids.values())
+    ctx.emit("bids_revealed", "R8.1", about="wildlings", bids=dict(bids))
+    pay_bids(ctx, bids)
+    won = strength >= threat
+    ctx.emit("nights_watch", "R8.2", strength=strength, threat=threat,
+             winner="nights_watch" if won else "wildlings")
+    if won:
+        _reward(ctx, bids)
+    else:
+        _losses(ctx, bids)
+    s.wildling_threat = 0
+    ctx.emit("wildling_threat_set", "R8.5", old=threat, new=0)
+
