@@ -1,0 +1,379 @@
+"""The 35 house cards (R6.4): each one changes the outcome of some battle.
+
+Cards without text are checked by their numbers: the printed strength turns
+a battle, the swords set the loser's casualties, the forts reduce them.
+Each card with a text has its own case where the text decides something.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agot_adjudicator.decisions import Decider, GivenAnswer, Pending
+from agot_adjudicator.engine import house_cards
+from agot_adjudicator.engine.battles import Attack, resolve_battle
+from agot_adjudicator.engine.context import Context, HouseInput, Inputs
+from agot_adjudicator.engine.setup import new_game
+from agot_adjudicator.errors import Problem
+from agot_adjudicator.ruleset import load_ruleset
+from agot_adjudicator.state import AreaState, GameState
+
+RS = load_ruleset()
+PLAIN = [c for c, card in RS.house_cards.items() if card.when is None]
+WITH_TEXT = [c for c, card in RS.house_cards.items() if card.when is not None]
+
+
+def game(areas: dict[str, dict[str, Any]], *, fiefdoms: list[str] | None = None) -> GameState:
+    s = new_game(RS, list(RS.houses), 1, "t")
+    s.areas = {a: AreaState.from_dict(v) for a, v in areas.items()}
+    s.phase = "action"
+    for hs in s.houses.values():
+        hs.supply = 6
+    if fiefdoms is not None:
+        s.tracks["fiefdoms"] = [*fiefdoms, *[h for h in s.tracks["fiefdoms"] if h not in fiefdoms]]
+    return s
+
+
+def fight(s: GameState, origin: str, target: str, units: list[str], cards: dict[str, str], *,
+          march: str = "march_0", plans: dict[str, dict[str, Any]] | None = None,
+          answers: dict[str, Any] | None = None, defaults: bool = True) -> Context:
+    here = s.areas[origin]
+    attacker = here.house
+    assert attacker is not None
+    for u in units:
+        here.units.remove(u)
+    if not here.units:
+        here.house = None
+    s.set_area(origin, here)
+    plans = {h: dict(p) for h, p in (plans or {}).items()}
+    for house, card in cards.items():
+        plans.setdefault(house, {})["house_cards"] = [{"priority": [card]}]
+    given = {k: GivenAnswer(v, None, lambda m: Problem("a", None, None, "", m))
+             for k, v in (answers or {}).items()}
+    ctx = Context(RS, s, Inputs(houses={h: HouseInput(plans=p) for h, p in plans.items()}),
+                  Decider(answers=given, defaults=defaults))
+    resolve_battle(ctx, Attack(f"r1/march@{origin}", attacker, origin, target, tuple(units), march))
+    return ctx
+
+
+def events(ctx: Context, type_: str) -> list[dict[str, Any]]:
+    return [e for e in ctx.events if e["type"] == type_]
+
+
+def winner(ctx: Context) -> str:
+    (battle,) = events(ctx, "battle")
+    return battle["winner"]
+
+
+def sides(ctx: Context) -> dict[str, Any]:
+    (battle,) = events(ctx, "battle")
+    return battle["sides"]
+
+
+def test_every_card_is_covered_and_every_text_is_code() -> None:
+    assert len(PLAIN) + len(WITH_TEXT) == 35
+    assert sorted(WITH_TEXT) == sorted(TEXT_CASES)
+    for card_id in WITH_TEXT:
+        when = RS.house_cards[card_id].when
+        if when == "on_win":
+            assert card_id in house_cards.ON_WIN
+        else:
+            assert house_cards.texts_for(card_id, when) is not None, card_id
+
+
+# --- cards without text: numbers -------------------------------------------------------------
+
+def _inert_zero(house: str) -> tuple[str, str]:
+    """Another house and one of its 0-strength cards whose text does nothing when it loses."""
+    return ("stark", "maester_luwin") if house == "lannister" else ("lannister", "cersei_lannister")
+
+
+def _two_swords(house: str) -> tuple[str, str]:
+    return ("lannister", "tywin_lannister") if house == "greyjoy" else ("greyjoy", "euron_crows_eye")
+
+
+ATTACKERS = {1: ["footman", "knight"], 2: ["knight", "knight"], 3: ["footman", "knight", "knight"]}
+
+
+@pytest.mark.parametrize("card_id", PLAIN)
+def test_printed_strength_wins_and_swords_kill(card_id: str) -> None:
+    card = RS.house_cards[card_id]
+    other, zero = _inert_zero(card.house)
+    # Defender: 3 footmen + the card; attacker: 2 + strength, first on Fiefdoms (wins ties).
+    s = game({"stoney_sept": {"house": other, "units": ATTACKERS[card.strength]},
+              "harrenhal": {"house": card.house, "units": ["footman"] * 3}},
+             fiefdoms=[other, card.house])
+    ctx = fight(s, "stoney_sept", "harrenhal", list(ATTACKERS[card.strength]),
+                {other: zero, card.house: card_id})
+    assert winner(ctx) == card.house
+    assert len(events(ctx, "casualties")[0]["units"]) == card.swords
+
+
+@pytest.mark.parametrize("card_id", [c for c in PLAIN if RS.house_cards[c].forts])
+def test_forts_reduce_casualties(card_id: str) -> None:
+    card = RS.house_cards[card_id]
+    other, big = _two_swords(card.house)
+    s = game({"stoney_sept": {"house": other, "units": ["knight", "knight", "knight"]},
+              "harrenhal": {"house": card.house, "units": ["footman"] * 3}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight", "knight"],
+                {other: big, card.house: card_id}, march="march_plus1")
+    assert winner(ctx) == other
+    assert events(ctx, "casualties")[0]["count"] == 2 - card.forts
+
+
+# --- cards with a text ---------------------------------------------------------------------------
+
+def case_robb_stark() -> None:
+    s = game({"stoney_sept": {"house": "stark", "units": ["knight", "knight"]},
+              "harrenhal": {"house": "lannister", "units": ["footman", "footman", "footman", "knight"],
+                            "order": "defense_plus2"}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight"],
+                {"stark": "robb_stark", "lannister": "cersei_lannister"})
+    assert sides(ctx)["attacker"]["units"]["knight"] == {"count": 2, "strength": 3}
+    assert winner(ctx) == "stark"  # 6 + 2 against 7
+
+
+def case_vargo_hoat() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["footman"] * 3},
+              "harrenhal": {"house": "stark", "units": ["footman", "knight"],
+                            "order": "defense_plus2"}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["footman"] * 3,
+                {"lannister": "vargo_hoat", "stark": "maester_luwin"})
+    assert sides(ctx)["attacker"]["total"] == 6
+    assert winner(ctx) == "lannister"
+
+
+def case_victarion_greyjoy() -> None:
+    s = game({"ironmans_bay": {"house": "greyjoy", "units": ["ship", "ship"]},
+              "the_golden_sound": {"house": "lannister", "units": ["ship"] * 3}})
+    ctx = fight(s, "ironmans_bay", "the_golden_sound", ["ship", "ship"],
+                {"greyjoy": "victarion_greyjoy", "lannister": "cersei_lannister"})
+    assert sides(ctx)["attacker"]["total"] == 4
+    assert winner(ctx) == "greyjoy"
+    assert s.areas["the_golden_sound"].units == ["ship", "ship"]
+
+
+def case_catelyn_stark() -> None:
+    s = game({"pyke": {"house": "greyjoy", "units": ["footman", "footman"]},
+              "riverrun": {"house": "stark", "units": ["footman"], "order": "defense_plus1"}})
+    s.houses["greyjoy"].hand.remove("balon_greyjoy")
+    ctx = fight(s, "pyke", "riverrun", ["footman", "footman"],
+                {"greyjoy": "victarion_greyjoy", "stark": "catelyn_stark"},
+                plans={"greyjoy": {"blade": "never"}})
+    assert sides(ctx)["defender"]["order"] == {"order": "defense_plus1", "bonus": 2}
+    assert winner(ctx) == "stark"  # 3 against 2; without Catelyn 2-2 goes to Greyjoy
+
+
+def case_salladhor_saan() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["footman"]},
+              "riverrun": {"house": "baratheon", "units": ["footman", "footman"]},
+              "the_golden_sound": {"house": "lannister", "units": ["ship", "ship"],
+                                   "order": "support"}})
+    ctx = fight(s, "stoney_sept", "riverrun", ["footman"],
+                {"lannister": "cersei_lannister", "baratheon": "salladhor_saan"},
+                plans={"lannister": {"support": {"the_golden_sound": ["lannister"]}}})
+    assert sides(ctx)["attacker"]["support"] == [
+        {"area": "the_golden_sound", "house": "lannister", "strength": 0}]
+    assert winner(ctx) == "baratheon"  # 1 against 2; without Salladhor 3 against 2
+
+
+def test_salladhor_keeps_the_support_star_bonus() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["footman"]},
+              "riverrun": {"house": "baratheon", "units": ["footman", "footman"]},
+              "the_golden_sound": {"house": "greyjoy", "units": ["ship", "ship"],
+                                   "order": "support_plus1"}})
+    ctx = fight(s, "stoney_sept", "riverrun", ["footman"],
+                {"lannister": "cersei_lannister", "baratheon": "salladhor_saan"},
+                plans={"greyjoy": {"support": {"the_golden_sound": ["lannister"]}}})
+    assert sides(ctx)["attacker"]["support"][0]["strength"] == 1
+    assert winner(ctx) == "baratheon"  # 2 against 2: Baratheon is above Lannister
+
+
+def case_balon_greyjoy() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["knight"]},
+              "riverrun": {"house": "greyjoy", "units": ["footman"] * 3}})
+    ctx = fight(s, "stoney_sept", "riverrun", ["knight"],
+                {"lannister": "tywin_lannister", "greyjoy": "balon_greyjoy"})
+    assert sides(ctx)["attacker"]["card"] == {"card": "tywin_lannister", "strength": 0}
+    assert winner(ctx) == "greyjoy"  # 2 against 3; without Balon 5 against 3
+
+
+def case_queen_of_thorns() -> None:
+    s = game({"stoney_sept": {"house": "stark", "units": ["knight", "knight"]},
+              "harrenhal": {"house": "tyrell", "units": ["footman", "footman", "footman", "knight"],
+                            "order": "defense_plus2"}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight"],
+                {"stark": "robb_stark", "tyrell": "queen_of_thorns"})
+    assert events(ctx, "house_card_text_cancelled")[0]["card"] == "robb_stark"
+    assert winner(ctx) == "tyrell"  # 6 against 7; with Robb's text 8 against 7
+
+
+def test_queen_of_thorns_cancels_balon() -> None:
+    s = game({"highgarden": {"house": "tyrell", "units": ["knight", "footman"]},
+              "searoad_marches": {"house": "greyjoy", "units": ["footman", "footman"]}})
+    ctx = fight(s, "highgarden", "searoad_marches", ["knight", "footman"],
+                {"tyrell": "queen_of_thorns", "greyjoy": "balon_greyjoy"})
+    (cancelled,) = events(ctx, "house_card_text_cancelled")
+    assert (cancelled["house"], cancelled["card"]) == ("greyjoy", "balon_greyjoy")
+    texts = events(ctx, "house_card_text")
+    assert [t["effect"] for t in texts] == ["cancel_text"]
+    assert winner(ctx) == "tyrell"
+
+
+def test_queen_of_thorns_cancels_an_if_you_win_text() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["knight", "knight"]},
+              "harrenhal": {"house": "tyrell", "units": ["footman"]}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight"],
+                {"lannister": "ser_jaime_lannister", "tyrell": "queen_of_thorns"})
+    assert winner(ctx) == "lannister"
+    assert not events(ctx, "power_gained") and s.houses["lannister"].power == 5
+
+
+def case_ser_loras_tyrell() -> None:
+    # Stark would win 1 + 4 + 3 against 1 + 2; Loras kills its only footman first.
+    s = game({"highgarden": {"house": "tyrell", "units": ["footman"]},
+              "the_reach": {"house": "stark", "units": ["footman"]},
+              "blackwater": {"house": "stark", "units": ["knight", "knight"], "order": "support"}})
+    ctx = fight(s, "highgarden", "the_reach", ["footman"],
+                {"tyrell": "ser_loras_tyrell", "stark": "eddard_stark"},
+                plans={"stark": {"support": {"blackwater": ["stark"]}}})
+    (battle,) = events(ctx, "battle")
+    assert battle["decided_by"] == "last_unit_destroyed" and battle["winner"] == "tyrell"
+    assert not events(ctx, "casualties")
+    assert s.areas["the_reach"].house == "tyrell"
+
+
+def test_ser_loras_weakens_without_killing_the_last_unit() -> None:
+    s = game({"highgarden": {"house": "tyrell", "units": ["footman"]},
+              "the_reach": {"house": "stark", "units": ["footman"] * 3}},
+             fiefdoms=["stark", "tyrell"])
+    ctx = fight(s, "highgarden", "the_reach", ["footman"],
+                {"tyrell": "ser_loras_tyrell", "stark": "maester_luwin"})
+    assert sides(ctx)["defender"]["units_strength"] == 2
+    assert winner(ctx) == "tyrell"  # 3 against 2; without Loras 3-3 goes to Stark
+
+
+def test_ser_loras_kills_the_last_attacker() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["footman"]},
+              "harrenhal": {"house": "tyrell", "units": ["knight"]}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["footman"],
+                {"lannister": "tywin_lannister", "tyrell": "ser_loras_tyrell"})
+    assert winner(ctx) == "tyrell"
+    assert "stoney_sept" not in s.areas
+
+
+def case_brienne_of_tarth() -> None:
+    s = game({"highgarden": {"house": "tyrell", "units": ["footman", "footman"]},
+              "the_reach": {"house": "stark", "units": ["footman"], "order": "defense_plus2"}},
+             fiefdoms=["stark", "tyrell"])
+    ctx = fight(s, "highgarden", "the_reach", ["footman", "footman"],
+                {"tyrell": "brienne_of_tarth", "stark": "catelyn_stark"})
+    assert events(ctx, "order_removed")[0]["by"] == "brienne_of_tarth"
+    assert sides(ctx)["defender"]["order"] is None
+    assert winner(ctx) == "tyrell"  # 2 against 1; with the order (doubled) 2 against 5
+
+
+def case_ser_jaime_lannister() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["knight"]},
+              "harrenhal": {"house": "stark", "units": ["footman"]}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["knight"],
+                {"lannister": "ser_jaime_lannister", "stark": "maester_luwin"})
+    assert events(ctx, "power_gained")[0]["power"] == 2
+    assert s.houses["lannister"].power == 7
+
+
+def case_cersei_lannister() -> None:
+    def state() -> GameState:
+        return game({"stoney_sept": {"house": "lannister", "units": ["knight"]},
+                     "harrenhal": {"house": "stark", "units": ["footman"], "order": "support"},
+                     "winterfell": {"house": "stark", "units": ["footman"], "order": "support"},
+                     "white_harbor": {"house": "stark", "units": ["footman"],
+                                      "order": "consolidate_power"}})
+    cards = {"lannister": "cersei_lannister", "stark": "maester_luwin"}
+    with pytest.raises(Pending) as stop:
+        fight(state(), "stoney_sept", "harrenhal", ["knight"], cards, defaults=False)
+    (pending,) = stop.value.decisions
+    assert pending.request.id == "r1/march@stoney_sept/card/cersei_lannister/lannister"
+    assert pending.request.options == ("white_harbor", "winterfell", "none")
+    s = state()
+    fight(s, "stoney_sept", "harrenhal", ["knight"], cards,
+          plans={"lannister": {"card_choices": {"cersei_lannister": ["winterfell"]}}})
+    assert s.areas["winterfell"].order is None
+    assert s.areas["white_harbor"].order == "consolidate_power"
+
+
+def case_renly_baratheon() -> None:
+    s = game({"kingswood": {"house": "baratheon", "units": ["footman", "knight"]},
+              "storms_end": {"house": "stark", "units": ["footman"]}})
+    ctx = fight(s, "kingswood", "storms_end", ["footman", "knight"],
+                {"baratheon": "renly_baratheon", "stark": "maester_luwin"})
+    assert events(ctx, "unit_upgraded")[0]["to"] == "knight"
+    assert s.areas["storms_end"].units == ["knight", "knight"]
+
+
+def test_renly_needs_a_knight_in_the_pool() -> None:
+    s = game({"kingswood": {"house": "baratheon", "units": ["footman", "knight"]},
+              "dragonstone": {"house": "baratheon", "units": ["knight", "knight", "knight"]},
+              "storms_end": {"house": "stark", "units": ["footman"]}})
+    ctx = fight(s, "kingswood", "storms_end", ["footman", "knight"],
+                {"baratheon": "renly_baratheon", "stark": "maester_luwin"})
+    assert not events(ctx, "unit_upgraded")
+    assert s.areas["storms_end"].units == ["footman", "knight"]
+
+
+def case_melisandre() -> None:
+    s = game({"kingswood": {"house": "baratheon", "units": ["knight"]},
+              "storms_end": {"house": "stark", "units": ["footman"]}})
+    fight(s, "kingswood", "storms_end", ["knight"],
+          {"baratheon": "melisandre", "stark": "maester_luwin"},
+          plans={"baratheon": {"card_choices": {"melisandre": ["eddard_stark"]}}})
+    assert "eddard_stark" not in s.houses["stark"].hand
+    assert s.houses["stark"].discards == ["eddard_stark", "maester_luwin"]
+    assert s.houses["baratheon"].power == 4
+
+
+def test_melisandre_without_power_does_nothing() -> None:
+    s = game({"kingswood": {"house": "baratheon", "units": ["knight"]},
+              "storms_end": {"house": "stark", "units": ["footman"]}})
+    s.houses["baratheon"].power = 0
+    ctx = fight(s, "kingswood", "storms_end", ["knight"],
+                {"baratheon": "melisandre", "stark": "maester_luwin"},
+                plans={"baratheon": {"card_choices": {"melisandre": ["eddard_stark"]}}})
+    assert events(ctx, "card_text_no_effect")[0]["card"] == "melisandre"
+    assert "eddard_stark" in s.houses["stark"].hand
+
+
+def case_asha_greyjoy() -> None:
+    s = game({"pyke": {"house": "greyjoy", "units": ["knight"]},
+              "riverrun": {"house": "stark", "units": ["footman"]},
+              "lannisport": {"house": "lannister", "units": ["footman"], "order": "support"},
+              "stoney_sept": {"house": "lannister", "units": ["footman"],
+                              "order": "consolidate_power"}})
+    fight(s, "pyke", "riverrun", ["knight"], {"greyjoy": "asha_greyjoy", "stark": "maester_luwin"},
+          plans={"lannister": {"support": {"lannisport": []}},
+                 "greyjoy": {"card_choices": {"asha_greyjoy": ["stoney_sept"]}}})
+    assert s.areas["stoney_sept"].order is None
+    assert s.areas["lannisport"].order == "support"
+
+
+def case_maester_luwin() -> None:
+    s = game({"stoney_sept": {"house": "lannister", "units": ["footman"]},
+              "harrenhal": {"house": "stark", "units": ["knight"]}})
+    stark = s.houses["stark"]
+    stark.hand.remove("eddard_stark")
+    stark.discards = ["eddard_stark"]
+    ctx = fight(s, "stoney_sept", "harrenhal", ["footman"],
+                {"lannister": "cersei_lannister", "stark": "maester_luwin"})
+    assert events(ctx, "house_card_returned")[0]["card"] == "eddard_stark"
+    assert "eddard_stark" in stark.hand and stark.discards == ["maester_luwin"]
+
+
+TEXT_CASES = {name[len("case_"):]: fn for name, fn in globals().copy().items()
+              if name.startswith("case_")}
+
+
+@pytest.mark.parametrize("card_id", sorted(TEXT_CASES))
+def test_card_text_changes_the_outcome(card_id: str) -> None:
+    TEXT_CASES[card_id]()
