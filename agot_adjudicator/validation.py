@@ -43,6 +43,7 @@ def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
                              f"{d['ruleset']['sha256'][:12]}…, but the ruleset in use is "
                              f"{ruleset.name} {ruleset.sha256[:12]}… ({ruleset.source}); "
                              "pass the matching --ruleset"))
+        return p  # the other checks would compare the state with the wrong components
     houses = list(d["houses"])
     for house in houses:
         if house not in ruleset.houses:
