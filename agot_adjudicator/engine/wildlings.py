@@ -11,6 +11,7 @@
 3. Night's Watch victory (R8.3): the highest bidder may take one card of its
    discard pile back into its hand. Tied highest bidders: the Iron Throne
    holder picks one (decision ``r{n}/wildlings/highest/tie_break/{holder}``).
+   (Not asked when no tied house has a discarded card.)
    The reward is decision ``r{n}/wildlings/reward/{house}``: a discarded card,
    or ``none``; plan ``plans.wildling_reward`` (cards in order of preference,
    the first one in the discard pile; ``[]`` = none). **Default:** the
@@ -175,6 +176,10 @@ def _reward(ctx: Context, bids: dict[str, int]) -> None:
     s, rs = ctx.state, ctx.ruleset
     top = max(bids.values())
     tied = [h for h in bids if bids[h] == top]
+    if len(tied) > 1 and not any(s.houses[h].discards for h in tied):
+        ctx.emit("card_returned", "R8.3", house=None, card=None,
+                 reason=f"no discarded cards among the highest bidders ({', '.join(tied)})")
+        return
     winner = tied[0] if len(tied) == 1 else _pick_tied(ctx, tied, "highest",
                                                         "may take a card back")
     hs = s.houses[winner]
