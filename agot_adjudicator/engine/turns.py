@@ -24,10 +24,11 @@ def choose_next(ctx: Context, house: str, candidates: list[str], kind: str) -> s
     """
     if len(candidates) == 1:
         return candidates[0]
-    plans = ctx.inputs.plan(house, f"{kind}s") or []
+    plural = f"{kind}es" if kind.endswith("h") else f"{kind}s"
+    # The plan key is the plural too (`plans.marches`, not `plans.marchs`): MARCH-019.
+    plans = ctx.inputs.plan(house, plural) or []
     plan = next((p["from"] for p in plans if p["from"] in candidates), NO_PLAN)
-    request = Request(ctx.rid(f"{kind}es" if kind.endswith("h") else f"{kind}s",
-                              "next@" + "+".join(candidates), house), house, f"{kind}_next",
+    request = Request(ctx.rid(plural, "next@" + "+".join(candidates), house), house, f"{kind}_next",
                       f"{house}: which {kind.replace('_', ' ')} order resolves now?",
                       tuple(candidates), candidates[0])
     choice: str = ctx.ask(request, plan)
