@@ -159,12 +159,20 @@ _KIND_NAMES = {"str": "a string", "int": "a number", "float": "a number", "bool"
 def _needs_event_check(text: str) -> bool:
     """Whether the slow event pass can find anything: anchors, aliases, tags, documents, nesting.
 
+    Block nesting needs indentation (or ``- ``/``? `` prefixes), so the widest line
+    prefix plus every flow bracket bounds the depth.
+
     >>> _needs_event_check("a: [1, 2]"), _needs_event_check("a: &x 1")
     (False, True)
+    >>> _needs_event_check("a:\\n" + "".join("  " * i + f"k{i}:\\n" for i in range(1, 70)))
+    True
+    >>> _needs_event_check("a:\\n  " + "- " * 70 + "x")
+    True
     """
     if any(c in text for c in "&*!%") or "---" in text or "..." in text:
         return True
-    return text.count("[") + text.count("{") > MAX_DEPTH
+    block = max((len(line) - len(line.lstrip(" -?:")) for line in text.splitlines()), default=0)
+    return text.count("[") + text.count("{") + block > MAX_DEPTH
 
 
 def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]],
