@@ -341,19 +341,23 @@ def test_no_legal_retreat_destroys_the_survivors() -> None:
 
 
 def test_retreat_forced_into_destruction_by_supply() -> None:
-    # Greyjoy at supply 0 (armies 2, 2) already has two armies of 2: any army of 2 more
-    # breaks it, so of its 2 survivors only 1 can retreat anywhere.
+    # Greyjoy at supply 0 (armies 2, 2) has armies in Harrenhal and Blackwater and single
+    # footmen in Crackclaw Point and Riverrun: Blackwater would lose both survivors, the
+    # others one each; the plan's first choice (Blackwater) is not offered.
     s = game({"stoney_sept": {"house": "lannister", "units": ["knight", "knight", "knight"]},
               "harrenhal": {"house": "greyjoy", "units": ["footman", "footman"]},
               "blackwater": {"house": "greyjoy", "units": ["footman", "footman"]},
-              "crackclaw_point": {"house": "greyjoy", "units": ["footman", "footman"]}})
+              "crackclaw_point": {"house": "greyjoy", "units": ["footman"]},
+              "riverrun": {"house": "greyjoy", "units": ["footman"]}})
     s.houses["greyjoy"].supply = 0
     ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight", "knight"],
-                cards={"lannister": "cersei_lannister", "greyjoy": "balon_greyjoy"})
+                cards={"lannister": "cersei_lannister", "greyjoy": "balon_greyjoy"},
+                plans={"greyjoy": {"retreats": {"harrenhal": ["blackwater", "riverrun"]}}})
     (retreat,) = events(ctx, "retreat")
-    assert retreat["to"] == "riverrun"  # the only area losing just one unit
+    assert retreat["to"] == "riverrun"
     assert retreat["destroyed"] == ["footman"]
-    assert s.areas["riverrun"].units == ["footman"]
+    assert s.areas["riverrun"].units == ["footman", "footman"]
+    assert s.areas["blackwater"].units == ["footman", "footman"]
 
 
 def test_rulebook_routed_knight_attacked_again_is_destroyed() -> None:

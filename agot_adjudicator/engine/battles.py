@@ -393,6 +393,7 @@ def emit_summary(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]],
         decided = "strength"
     ctx.emit("battle", "R6", area=fight.area, origin=fight.origin,
              attacker=fight.house("attacker"), defender=fight.house("defender"),
+             totals={fight.house(r): totals[r]["total"] for r in ROLES},
              sides={r: totals[r] for r in ROLES}, winner=fight.house(fight.winner),
              loser=fight.house(opponent(fight.winner)), decided_by=decided,
              fiefdoms=[h for h in ctx.state.tracks["fiefdoms"] if h in fight.houses.values()])
