@@ -48,8 +48,9 @@ Decisions (ids start with the march key, e.g. ``r3/march@lannisport``):
 Events: ``support_declared`` (and ``support_refused``), ``house_cards_revealed``,
 ``house_card_text`` / ``house_card_text_cancelled``, ``unit_destroyed``,
 ``order_removed``, ``valyrian_steel_blade_used``, ``battle`` (the summary:
-each side's strength by units, order, each supporting area, card, blade,
-and the tie-break), the winner's card events, ``casualties``, ``retreat``,
+``totals`` per house, ``sides`` with each side's strength by units, order,
+each supporting area, card and blade, ``winner``, ``decided_by`` =
+strength / fiefdoms_tie_break / last_unit_destroyed), the winner's card events, ``casualties``, ``retreat``,
 ``area_occupied``, ``power_token_returned``, ``house_card_discarded`` /
 ``hand_recycled``.
 
