@@ -62,7 +62,8 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
                                  f"placed this round ({forbidden[token.kind]}, R4.4)"))
     allowed = stars_allowed(state, ruleset, house)
     if stars > allowed:
-        out.append((None, f"{house} placed {stars} special orders; its King's Court position "
+        out.append((None, f"{house} placed {stars} special order{'s' if stars != 1 else ''}; "
+                          "its King's Court position "
                           f"allows {allowed} (R4.2)"))
     return out
 
