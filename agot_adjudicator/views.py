@@ -6,6 +6,7 @@ from collections import Counter
 
 from tabulate import tabulate
 
+from agot_adjudicator.engine.board import controller
 from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.state import GameState
 
@@ -25,21 +26,6 @@ def units_text(units: list[str], routed: list[str] | None = None) -> str:
     if routed:
         text += f" ({count(routed)} routed)"
     return text
-
-
-def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
-    """The house controlling a land area (R13.1), or None."""
-    area = ruleset.areas[area_id]
-    if area.is_sea:
-        return None
-    here = state.area(area_id)
-    if here.units and here.house is not None:
-        return here.house
-    if here.power_token is not None:
-        return here.power_token
-    if here.neutral_force is None and area.home_of in state.houses:
-        return area.home_of
-    return None
 
 
 def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> str:
