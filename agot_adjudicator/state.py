@@ -27,6 +27,22 @@ def sort_units(units: list[str]) -> list[str]:
     return sorted(units, key=UNIT_TYPES.index)
 
 
+def without(units: list[str], removed: list[str]) -> list[str] | None:
+    """``units`` minus ``removed`` as multisets, or None if ``removed`` is not among them.
+
+    >>> without(["footman", "footman", "knight"], ["footman"])
+    ['footman', 'knight']
+    >>> without(["footman"], ["knight"]) is None
+    True
+    """
+    rest = list(units)
+    for unit in removed:
+        if unit not in rest:
+            return None
+        rest.remove(unit)
+    return rest
+
+
 @dataclass
 class NeutralForce:
     """A neutral force token (R0.6), or the units of a house not in play (R12.2)."""
@@ -64,10 +80,7 @@ class AreaState:
 
     def standing(self) -> list[str]:
         """Units that are not routed."""
-        rest = list(self.units)
-        for unit in self.routed:
-            rest.remove(unit)
-        return rest
+        return without(self.units, self.routed) or []
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -9,15 +9,7 @@ from agot_adjudicator.errors import Problem
 from agot_adjudicator.files import Document
 from agot_adjudicator.naming import one_of, suggest
 from agot_adjudicator.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
-
-
-def _multiset_minus(a: Iterable[str], b: Iterable[str]) -> list[str] | None:
-    rest = list(a)
-    for item in b:
-        if item not in rest:
-            return None
-        rest.remove(item)
-    return rest
+from agot_adjudicator.state import without
 
 
 def _count_diff(a: Iterable[str], b: Iterable[str]) -> list[str]:
@@ -102,7 +94,7 @@ def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
             if (unit == "ship") != area.is_sea:
                 p.append(doc.problem([*base, "units", i],
                                      f"a {unit} cannot stand in {area.kind} area {area_id}"))
-        if _multiset_minus(units, a.get("routed", [])) is None:
+        if without(units, a.get("routed", [])) is None:
             p.append(doc.problem([*base, "routed"], "routed units must be among the area's units"))
         if house in counts:
             for unit in units:

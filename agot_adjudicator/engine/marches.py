@@ -22,16 +22,7 @@ from agot_adjudicator.engine.board import (
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.support import declare_support
 from agot_adjudicator.engine.turns import round_robin
-from agot_adjudicator.state import AreaState, sort_units
-
-
-def _remaining(units: list[str], moved: list[str]) -> list[str] | None:
-    rest = list(units)
-    for unit in moved:
-        if unit not in rest:
-            return None
-        rest.remove(unit)
-    return rest
+from agot_adjudicator.state import AreaState, sort_units, without
 
 
 def is_contested(ctx: Context, house: str, area_id: str) -> bool:
@@ -66,7 +57,7 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
         moved += units
         if is_contested(ctx, house, dest):
             contested.append(dest)
-    if _remaining(here.standing(), moved) is None:
+    if without(here.standing(), moved) is None:
         routed = f" ({len(here.routed)} routed cannot move)" if here.routed else ""
         return f"{origin} has {', '.join(sort_units(here.standing())) or 'no units'} able to " \
                f"move{routed}; cannot move {', '.join(sort_units(moved))}"
@@ -80,7 +71,7 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
     if not within_supply(s, rs, house, counts):
         return "the move would exceed the supply limit (R5.8)"
     if token:
-        rest = _remaining(here.units, moved) or []
+        rest = without(here.units, moved) or []
         if rs.areas[origin].is_sea:
             return "no power tokens at sea (R5.5)"
         if rest:
@@ -161,7 +152,7 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
     if not moved:
         ctx.emit("march_no_move", "R5.3", house=house, area=origin)
         return
-    here.units = _remaining(here.units, moved) or []
+    here.units = without(here.units, moved) or []
     if not here.units:
         here.house = None
         here.routed = []
