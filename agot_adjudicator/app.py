@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agot_adjudicator.decisions import AnswerError, GivenAnswer
 from agot_adjudicator.engine.context import HouseInput, Inputs
@@ -229,4 +231,121 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
         raise InputError([subs.answers[a].source.problem(
             f"answer to {a} was never asked for (a typo, or stale?)") for a in
             result.unused_answers])
+    if result.status == "complete":
+        result.state.chain = chain_record(state_doc, docs, nmr, defaults)
     return Adjudication(result, state_doc, list(docs))
+
+
+def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[str] = (),
+                 defaults: bool = False) -> dict[str, Any]:
+    """The hash chain a next state carries: SHA-256 of the state it came from and of every
+    submission file (by file name), and the ``--nmr``/``--defaults`` used, so a record cannot
+    be changed unnoticed and ``agot replay`` can run it again."""
+    subs = sorted((Path(d.name).name, d.sha256) for d in docs)
+    chain: dict[str, Any] = {
+        "previous_state": state_doc.sha256,
+        "submissions": [{"file": name, "sha256": digest} for name, digest in subs]}
+    if nmr or defaults:
+        chain["options"] = {"nmr": sorted(set(nmr)), "defaults": defaults}
+    return chain
+
+
+@dataclass
+class Outputs:
+    """The texts an adjudication writes: next state (complete runs only), report, log, pending."""
+
+    state: str | None
+    report: str
+    log: str
+    pending: str | None
+
+
+def render_outputs(run: Adjudication, ruleset: Ruleset) -> Outputs:
+    """Render everything a run writes; the report ends with the hash-chain record."""
+    from agot_adjudicator.report import render_log, render_pending, render_report
+
+    result = run.result
+    title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
+    report = render_report(title, result.events, result.state, ruleset, result.pending)
+    state = None
+    pending = None
+    if result.status == "complete":
+        state = state_text(result.state, ruleset)
+    else:
+        pending = render_pending(result.pending)
+    report += record_text(run, state)
+    return Outputs(state, report, render_log(result.events), pending)
+
+
+def record_text(run: Adjudication, next_state: str | None) -> str:
+    """The report's closing "Record" section: the hashes that chain this round to the last."""
+    lines = ["", "## Record", "",
+             f"- state in: `{Path(run.state_doc.name).name}` sha256 `{run.state_doc.sha256}`"]
+    for doc in sorted(run.docs, key=lambda d: (Path(d.name).name, d.sha256)):
+        lines.append(f"- submission: `{Path(doc.name).name}` sha256 `{doc.sha256}`")
+    if next_state is not None:
+        digest = hashlib.sha256(next_state.encode("utf-8")).hexdigest()
+        lines.append(f"- state out: sha256 `{digest}`")
+    else:
+        lines.append("- state out: none (stopped on pending decisions)")
+    return "\n".join(lines) + "\n"
+
+
+# --- game directories, what-if ---------------------------------------------------------------
+
+def start_game_dir(game_dir: str) -> Path:
+    """Create ``DIR/round-01/orders/`` and return where round 1's state goes; refuse a used DIR."""
+    from agot_adjudicator.gamedir import RoundDir, round_dir_name
+
+    first = RoundDir(1, Path(game_dir) / round_dir_name(1))
+    if first.path.exists():
+        raise UsageError(f"{game_dir}: already holds a game ({first.path} exists)")
+    first.orders_dir.mkdir(parents=True)
+    return first.state
+
+
+@dataclass
+class GameRound:
+    """An adjudication of a game directory's current round and where its outputs go."""
+
+    run: Adjudication
+    round: Any  # gamedir.RoundDir
+    next_state: Path
+
+
+def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
+                    defaults: bool = False) -> GameRound:
+    """Adjudicate the current round of a game directory (DESIGN.md §2)."""
+    from agot_adjudicator.gamedir import current_round
+
+    rd = current_round(game_dir)
+    run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults)
+    if run.state_doc.data.get("phase") == "ended":
+        raise UsageError(f"{rd.state}: the game has ended; nothing to adjudicate")
+    following = rd.following()
+    if following.state.exists():
+        raise UsageError(f"{following.state} exists already: {rd.name} was adjudicated")
+    return GameRound(run, rd, following.state)
+
+
+@dataclass
+class WhatIf:
+    """A re-run with corrected submissions and what differs from the published next state."""
+
+    outputs: Outputs
+    changes: list[str]
+
+
+def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: str,
+                 ruleset: Ruleset, nmr: Sequence[str] = (), defaults: bool = False) -> WhatIf:
+    """Adjudicate again and compare the result with the published next state."""
+    from agot_adjudicator.replay import state_diff
+
+    load_state(published_path, ruleset)
+    run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults)
+    outputs = render_outputs(run, ruleset)
+    if outputs.state is None:
+        return WhatIf(outputs, [])
+    published = Path(published_path).read_bytes().decode("utf-8")
+    changes = [] if published == outputs.state else state_diff(published, outputs.state, ruleset)
+    return WhatIf(outputs, changes)

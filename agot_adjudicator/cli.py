@@ -11,13 +11,14 @@ import json
 import sys
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from agot_adjudicator import __version__, app
-from agot_adjudicator.errors import AgotError, ExitCode, InputError
-from agot_adjudicator.files import SCHEMA_NAMES, load_schema, write_atomic
+from agot_adjudicator.errors import AgotError, ExitCode, InputError, UsageError
+from agot_adjudicator.files import SCHEMA_NAMES, load_schema, write_all_atomic, write_atomic
 from agot_adjudicator.ruleset import Ruleset, export_ruleset, load_ruleset
 from agot_adjudicator.views import show_text
 
@@ -68,13 +69,20 @@ def main(ctx: click.Context, ruleset_path: str | None) -> None:
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
               help="Game seed: the only source of randomness (Westeros decks).")
 @click.option("--game-id", help="Game id recorded in the state (default: game-SEED).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Where to write the starting state.")
+@click.option("--game", "game_dir", type=click.Path(file_okay=False),
+              help="Start a game directory instead: writes DIR/round-01/state.yaml.")
 @click.pass_context
 @handle_errors
 def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id: str | None,
-        output: str) -> None:
+        output: str | None, game_dir: str | None) -> None:
     """Write the starting state of a new game (R1, R12)."""
+    if (output is None) == (game_dir is None):
+        raise UsageError("give exactly one of -o FILE and --game DIR")
+    if game_dir is not None:
+        output = str(app.start_game_dir(game_dir))
+    assert output is not None
     ruleset = ruleset_of(ctx)
     count = int(players)
     chosen = list(ruleset.players[count])
@@ -160,57 +168,168 @@ def ruleset_export(directory: str) -> None:
 
 
 @main.command(epilog=EPILOG)
-@click.argument("state", type=click.Path(dir_okay=False))
+@click.argument("state", required=False, type=click.Path(dir_okay=False))
 @click.argument("orders", nargs=-1, type=click.Path())
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Where to write the next state (only when the round is complete).")
 @click.option("--report", type=click.Path(dir_okay=False), help="Write the Markdown report here.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write the events as JSON Lines here.")
 @click.option("--pending", "pending_path", type=click.Path(dir_okay=False),
               help="Write the pending decisions (YAML) here when the run stops.")
+@click.option("--game", "game_dir", type=click.Path(file_okay=False),
+              help="Adjudicate the current round of game directory DIR: read round-NN/state.yaml "
+                   "and round-NN/orders/*.yaml; write report.md, log.jsonl (pending.yaml) there "
+                   "and round-(NN+1)/state.yaml.")
 @click.option("--nmr", multiple=True, metavar="HOUSE",
               help="No moves received: apply the documented defaults for HOUSE (repeatable).")
 @click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
 @click.option("--in-place", is_flag=True, help="Allow an output to overwrite an input file.")
 @click.pass_context
 @handle_errors
-def adjudicate(ctx: click.Context, state: str, orders: tuple[str, ...], output: str,
-               report: str | None, log_path: str | None, pending_path: str | None,
-               nmr: tuple[str, ...], defaults: bool, in_place: bool) -> None:
+def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
+               output: str | None, report: str | None, log_path: str | None,
+               pending_path: str | None, game_dir: str | None, nmr: tuple[str, ...],
+               defaults: bool, in_place: bool) -> None:
     """Resolve the round of STATE with the ORDERS files (DESIGN.md §1).
 
     Exit 0 and write the next state when the round is complete; exit 3 and
     print the pending decisions (paste-ready YAML) when answers are missing.
     """
-    from agot_adjudicator.report import render_log, render_pending, render_report
-
     ruleset = ruleset_of(ctx)
+    if game_dir is not None:
+        if state or orders or output or report or log_path or pending_path:
+            raise UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
+                             "-o, --report, --log or --pending")
+        game = app.adjudicate_game(game_dir, ruleset, nmr, defaults)
+        _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
+                log_path=str(game.round.log), pending_path=str(game.round.pending),
+                stale_pending=game.round.pending)
+        return
+    if state is None or output is None:
+        raise UsageError("give STATE and -o NEXT (or --game DIR)")
     inputs = [state, *orders]
     for out in (output, report, log_path, pending_path):
         if out is not None:
             app.check_output(out, inputs, in_place=in_place)
     run = app.adjudicate_files(state, list(orders), ruleset, nmr, defaults)
+    _finish(run, ruleset, output=output, report=report, log_path=log_path,
+            pending_path=pending_path)
+
+
+def _finish(run: app.Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
+            log_path: str | None, pending_path: str | None,
+            stale_pending: Path | None = None) -> None:
+    """Write what a run produced; exit 3 with the pending list when it stopped."""
+    out = app.render_outputs(run, ruleset)
     result = run.result
-    title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
     writes: list[tuple[str, str]] = []
     if report:
-        writes.append((report, render_report(title, result.events, result.state, ruleset,
-                                             result.pending)))
+        writes.append((report, out.report))
     if log_path:
-        writes.append((log_path, render_log(result.events)))
-    if result.status == "pending":
-        text = render_pending(result.pending)
+        writes.append((log_path, out.log))
+    if out.pending is not None:
         if pending_path:
-            writes.append((pending_path, text))
-        for path, content in writes:
-            write_atomic(path, content)
-        click.echo(text, nl=False)
+            writes.append((pending_path, out.pending))
+        write_all_atomic(writes)
+        click.echo(out.pending, nl=False)
         sys.exit(int(ExitCode.PENDING))
-    writes.insert(0, (output, app.state_text(result.state, ruleset)))
-    for path, content in writes:
-        write_atomic(path, content)
+    assert out.state is not None
+    writes.insert(0, (output, out.state))
+    write_all_atomic(writes)
+    if stale_pending is not None:
+        stale_pending.unlink(missing_ok=True)
     s = result.state
     status = (f"game over: {', '.join(s.winner['houses'])} won" if s.winner
               else f"next: round {s.round}, {s.phase} phase")
     click.echo(f"wrote {output} ({status}); {len(result.events)} events")
+
+
+@main.command(epilog=EPILOG)
+@click.argument("game_dir", metavar="GAME_DIR", type=click.Path(file_okay=False))
+@click.option("--custom-start", is_flag=True,
+              help="Accept a round-01 state that `agot new` did not write (a variant setup).")
+@click.pass_context
+@handle_errors
+def replay(ctx: click.Context, game_dir: str, custom_start: bool) -> None:
+    """Re-adjudicate every recorded round of GAME_DIR and check each next state byte for byte.
+
+    Exit 0 when the record is consistent, 4 when a round does not replay.
+    """
+    from agot_adjudicator.replay import render_replay, replay_game
+
+    ruleset = ruleset_of(ctx)
+    result = replay_game(game_dir, ruleset, check_new=not custom_start)
+    click.echo(render_replay(result), nl=False)
+    if not result.ok:
+        sys.exit(int(ExitCode.DIFFERENCES))
+
+
+@main.command(epilog=EPILOG)
+@click.argument("state", type=click.Path(dir_okay=False))
+@click.argument("orders", nargs=-1, type=click.Path())
+@click.option("--published", type=click.Path(dir_okay=False), required=True,
+              help="The next state that was published, to compare against.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Also write the what-if next state here.")
+@click.option("--report", type=click.Path(dir_okay=False), help="Write the what-if report here.")
+@click.option("--nmr", multiple=True, metavar="HOUSE",
+              help="No moves received: apply the documented defaults for HOUSE (repeatable).")
+@click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
+@click.pass_context
+@handle_errors
+def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: str,
+           output: str | None, report: str | None, nmr: tuple[str, ...],
+           defaults: bool) -> None:
+    """Re-run STATE with corrected or late ORDERS and show what differs from PUBLISHED.
+
+    Exit 0 when the result is the published state, 4 when it differs, 3 when
+    the corrected submissions leave decisions pending.
+    """
+    ruleset = ruleset_of(ctx)
+    inputs = [state, *orders, published]
+    for out in (output, report):
+        if out is not None:
+            app.check_output(out, inputs)
+    outcome = app.whatif_files(state, list(orders), published, ruleset, nmr, defaults)
+    writes = []
+    if report:
+        writes.append((report, outcome.outputs.report))
+    if outcome.outputs.pending is not None:
+        write_all_atomic(writes)
+        click.echo(outcome.outputs.pending, nl=False)
+        sys.exit(int(ExitCode.PENDING))
+    if output and outcome.outputs.state is not None:
+        writes.append((output, outcome.outputs.state))
+    write_all_atomic(writes)
+    if not outcome.changes:
+        click.echo(f"no difference: the corrected submissions give {published}")
+        return
+    click.echo(f"what differs from {published}:")
+    for line in outcome.changes:
+        click.echo(f"  {line}")
+    sys.exit(int(ExitCode.DIFFERENCES))
+
+
+@main.command(epilog=EPILOG)
+@click.argument("state", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Reveal the seed before the game has ended.")
+@click.pass_context
+@handle_errors
+def reveal(ctx: click.Context, state: str, force: bool) -> None:
+    """Print the game seed of STATE and its commitment, so anyone can check every draw.
+
+    Refused before the game has ended (the seed decides the Westeros decks)
+    unless --force.
+    """
+    from agot_adjudicator.engine.chance import seed_commitment
+
+    ruleset = ruleset_of(ctx)
+    _, game = app.load_state(state, ruleset)
+    if game.phase != "ended" and not force:
+        raise UsageError(f"{state}: the game has not ended (round {game.round}, {game.phase} "
+                         "phase); revealing the seed now would tell every Westeros draw to "
+                         "come (use --force)")
+    click.echo(f"game: {game.game_id}\nseed: {game.seed}\n"
+               f"commitment: sha256 {seed_commitment(game.seed, game.game_id)}\n"
+               f"check: printf 'agot-seed:%s:%s' {game.game_id} {game.seed} | sha256sum")

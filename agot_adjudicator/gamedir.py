@@ -1,0 +1,107 @@
+"""Game directories (DESIGN.md §2): one folder per round, the record a replay checks.
+
+Layout::
+
+    GAME/round-01/state.yaml        the state the round starts from (round 1: `agot new`)
+    GAME/round-01/orders/*.yaml     every submission and answers file of that round
+    GAME/round-01/report.md         written by `agot adjudicate --game GAME`
+    GAME/round-01/log.jsonl         the events of the round
+    GAME/round-01/pending.yaml      only while the round is stopped on decisions
+    GAME/round-02/state.yaml        what adjudicating round-01 gave
+
+Folders are numbered in sequence (``round-NN``, two digits or more); the
+folder after the last round holds the final state (phase ``ended``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from agot_adjudicator.errors import UsageError
+
+_ROUND_DIR = re.compile(r"^round-(\d{2,})$")
+SUBMISSION_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class RoundDir:
+    """One ``round-NN`` folder of a game directory."""
+
+    number: int
+    path: Path
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def state(self) -> Path:
+        return self.path / "state.yaml"
+
+    @property
+    def orders_dir(self) -> Path:
+        return self.path / "orders"
+
+    @property
+    def report(self) -> Path:
+        return self.path / "report.md"
+
+    @property
+    def log(self) -> Path:
+        return self.path / "log.jsonl"
+
+    @property
+    def pending(self) -> Path:
+        return self.path / "pending.yaml"
+
+    @property
+    def board(self) -> Path:
+        return self.path / "board.svg"
+
+    def orders(self) -> list[Path]:
+        """The round's submission files, by name (their order never changes the result)."""
+        if not self.orders_dir.is_dir():
+            return []
+        return sorted((p for p in self.orders_dir.iterdir()
+                       if p.is_file() and p.suffix in SUBMISSION_SUFFIXES), key=lambda p: p.name)
+
+    def following(self) -> RoundDir:
+        """The folder that receives the state this round gives."""
+        number = self.number + 1
+        return RoundDir(number, self.path.parent / round_dir_name(number))
+
+
+def round_dir_name(number: int) -> str:
+    """``round-01`` … ``round-10``, ``round-11``."""
+    return f"round-{number:02d}"
+
+
+def round_dirs(game_dir: str | Path) -> list[RoundDir]:
+    """The round folders of ``game_dir`` in order; numbering must start at 1 without gaps."""
+    root = Path(game_dir)
+    if not root.is_dir():
+        raise UsageError(f"{game_dir}: not a game directory (no such directory)")
+    found = []
+    for child in root.iterdir():
+        match = _ROUND_DIR.match(child.name)
+        if match and child.is_dir():
+            found.append(RoundDir(int(match.group(1)), child))
+    found.sort(key=lambda r: r.number)
+    if not found:
+        raise UsageError(f"{game_dir}: not a game directory (no round-NN folder; "
+                         "start one with `agot new --game DIR`)")
+    for expected, rd in enumerate(found, start=1):
+        if rd.number != expected:
+            raise UsageError(f"{game_dir}: {round_dir_name(expected)} is missing "
+                             f"(found {rd.name})")
+    return found
+
+
+def current_round(game_dir: str | Path) -> RoundDir:
+    """The last round folder that holds a state: the round to adjudicate next."""
+    dirs = [rd for rd in round_dirs(game_dir) if rd.state.is_file()]
+    if not dirs:
+        raise UsageError(f"{game_dir}: no round-NN/state.yaml found")
+    return dirs[-1]
