@@ -333,3 +333,27 @@ def reveal(ctx: click.Context, state: str, force: bool) -> None:
     click.echo(f"game: {game.game_id}\nseed: {game.seed}\n"
                f"commitment: sha256 {seed_commitment(game.seed, game.game_id)}\n"
                f"check: printf 'agot-seed:%s:%s' {game.game_id} {game.seed} | sha256sum")
+
+
+@main.command(epilog=EPILOG)
+@click.argument("scenarios", metavar="SCENARIOS_DIR", default="scenarios",
+                type=click.Path(file_okay=False))
+@click.pass_context
+@handle_errors
+def conformance(ctx: click.Context, scenarios: str) -> None:
+    """Run the AGoT-ATC suite in SCENARIOS_DIR (default ./scenarios) and print the statement.
+
+    Prints the suite version and digest, cases passed per section, the rules
+    covered and the rulings profile. Exit 0 when every case passes, 4 when not.
+    """
+    from agot_adjudicator.conformance import run_suite, statement_text
+
+    root = Path(scenarios)
+    if not root.is_dir():
+        raise UsageError(f"{scenarios}: no such directory (the suite ships in the source "
+                         "tree's scenarios/)")
+    ruleset = ruleset_of(ctx)
+    result = run_suite(root, ruleset)
+    click.echo(statement_text(result, ruleset, __version__), nl=False)
+    if not result.ok:
+        sys.exit(int(ExitCode.DIFFERENCES))

@@ -170,3 +170,118 @@ def sections(paths: Sequence[Path], root: Path) -> dict[str, int]:
         key = p.relative_to(root).parts[0] if len(p.relative_to(root).parts) > 1 else "."
         counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+# --- the compliance statement (`agot conformance`) -----------------------------------------
+
+SUITE = "AGoT-ATC/1"
+
+
+@dataclass
+class SectionResult:
+    """Cases of one section (top-level folder) and how they went."""
+
+    name: str
+    passed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SuiteResult:
+    """A run of the whole suite: per-section results, rules cited, the suite's digest."""
+
+    root: Path
+    sections: dict[str, SectionResult]
+    cited: list[str]
+    digest: str
+    failures: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not any(s.failed for s in self.sections.values())
+
+
+def suite_cases(root: Path) -> list[Path]:
+    """The conformance cases under ``root`` (recorded games under ``games/`` are not cases)."""
+    return [p for p in case_files(root) if "games" not in p.relative_to(root).parts]
+
+
+def run_suite(root: Path, ruleset: Ruleset) -> SuiteResult:
+    """Run every case under ``root`` in path order; nothing is written."""
+    import hashlib
+
+    from agot_adjudicator.rules_index import RULE_IDS, rule_key
+
+    digest = hashlib.sha256()
+    results: dict[str, SectionResult] = {}
+    failures: dict[str, list[str]] = {}
+    cited: set[str] = set()
+    for path in suite_cases(root):
+        rel = path.relative_to(root)
+        digest.update(f"{rel.as_posix()}\n".encode())
+        digest.update(path.read_bytes())
+        section = results.setdefault(rel.parts[0] if len(rel.parts) > 1 else ".",
+                                     SectionResult(rel.parts[0] if len(rel.parts) > 1 else "."))
+        try:
+            case = load_case(path).data
+        except InputError as exc:
+            section.failed.append(str(rel))
+            failures[str(rel)] = [str(p) for p in exc.problems]
+            continue
+        if case.get("skip"):
+            section.skipped.append(case["id"])
+            continue
+        cited.update(r for r in case["rules"] if r in RULE_IDS)
+        outcome = run_case(case, ruleset, name=path.name)
+        if outcome.differences:
+            section.failed.append(case["id"])
+            failures[case["id"]] = list(outcome.differences)
+        else:
+            section.passed.append(case["id"])
+    return SuiteResult(root, results, sorted(cited, key=rule_key), digest.hexdigest(), failures)
+
+
+def rulings_profile(root: Path) -> list[tuple[str, str, str]]:
+    """(rule, question, choice) rows of the Rulings table in ``root/README.md``."""
+    readme = root / "README.md"
+    if not readme.is_file():
+        return []
+    rows = []
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| R") and len(cells) >= 4:
+            rows.append((cells[0], cells[1], cells[-1]))
+    return rows
+
+
+def statement_text(result: SuiteResult, ruleset: Ruleset, version: str) -> str:
+    """The compliance statement: suite, ruleset, cases per section, rules covered, rulings."""
+    from tabulate import tabulate
+
+    from agot_adjudicator.rules_index import RULES
+
+    rows = [[s.name, len(s.passed) + len(s.failed) + len(s.skipped), len(s.passed),
+             len(s.failed), len(s.skipped)] for s in result.sections.values()]
+    total = [sum(r[i] for r in rows) for i in range(1, 5)]
+    rows.append(["total", *total])
+    missing = [f"{rule} {title}" for rule, title in RULES if rule not in result.cited]
+    out = [f"agot {version} — conformance statement",
+           f"suite: {SUITE}, {total[0]} cases in {result.root} (sha256 {result.digest})",
+           f"ruleset: {ruleset.name} (sha256 {ruleset.sha256})",
+           "",
+           tabulate(rows, headers=["section", "cases", "passed", "failed", "skipped"],
+                    tablefmt="simple"),
+           "",
+           f"rules covered: {len(RULES) - len(missing)} of {len(RULES)} (R0–R13 of RULES.md)"]
+    out.extend(f"  not covered: {m}" for m in missing)
+    profile = rulings_profile(result.root)
+    if profile:
+        out += ["", f"rulings profile ({len(profile)} rulings, {result.root / 'README.md'}):"]
+        out.extend(f"  {rule}: {question} → {choice}" for rule, question, choice in profile)
+    for case_id, differences in result.failures.items():
+        out += ["", f"FAILED {case_id}:"]
+        out.extend(f"  {line}" for line in differences[:20])
+    out += ["", "verdict: " + ("every case passed" if result.ok else
+                               f"{total[2]} case(s) failed")]
+    return "\n".join(out) + "\n"
