@@ -43,6 +43,14 @@ def load_state(path: str, ruleset: Ruleset) -> tuple[Document, GameState]:
 
 def load_submissions(paths: Sequence[str]) -> list[Document]:
     """Load submission files; every problem of every file at once."""
+    docs, problems = read_submissions(paths)
+    if problems:
+        raise InputError(problems)
+    return docs
+
+
+def read_submissions(paths: Sequence[str]) -> tuple[list[Document], list[Problem]]:
+    """The submission files that load and pass their schema, and the problems of the others."""
     docs, problems = [], []
     for path in paths:
         try:
@@ -55,9 +63,7 @@ def load_submissions(paths: Sequence[str]) -> list[Document]:
             problems.extend(found)
         else:
             docs.append(doc)
-    if problems:
-        raise InputError(problems)
-    return docs
+    return docs, problems
 
 
 @dataclass
@@ -103,11 +109,8 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
     except InputError as exc:
         result.problems.extend(exc.problems)
         state = None
-    try:
-        docs = load_submissions(orders_paths)
-    except InputError as exc:
-        result.problems.extend(exc.problems)
-        return result
+    docs, problems = read_submissions(orders_paths)
+    result.problems.extend(problems)
     if state is None:
         return result
     subs, problems = collect(docs, state, ruleset)

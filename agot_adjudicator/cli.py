@@ -79,7 +79,7 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
         output: str | None, game_dir: str | None) -> None:
     """Write the starting state of a new game (R1, R12)."""
     if (output is None) == (game_dir is None):
-        raise UsageError("give exactly one of -o FILE and --game DIR")
+        raise click.UsageError("give exactly one of -o FILE and --game DIR")
     if game_dir is not None:
         output = str(app.start_game_dir(game_dir))
     assert output is not None
@@ -199,7 +199,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     ruleset = ruleset_of(ctx)
     if game_dir is not None:
         if state or orders or output or report or log_path or pending_path:
-            raise UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
+            raise click.UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
                              "-o, --report, --log or --pending")
         game = app.adjudicate_game(game_dir, ruleset, nmr, defaults)
         _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
@@ -207,7 +207,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                 stale_pending=game.round.pending)
         return
     if state is None or output is None:
-        raise UsageError("give STATE and -o NEXT (or --game DIR)")
+        raise click.UsageError("give STATE and -o NEXT (or --game DIR)")
     inputs = [state, *orders]
     for out in (output, report, log_path, pending_path):
         if out is not None:
