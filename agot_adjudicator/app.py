@@ -19,6 +19,7 @@ from agot_adjudicator.state import GameState
 from agot_adjudicator.submissions import (
     Source,
     Submissions,
+    answer_id_problems,
     bid_problems,
     collect,
     order_problems,
@@ -223,6 +224,7 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
             problems.extend(order_problems(section, state, ruleset))
         problems.extend(bid_problems(section, state))
         problems.extend(plan_problems(section, ruleset))
+    problems.extend(answer_id_problems(subs, state, ruleset))
     if problems:
         raise InputError(problems)
     inputs, answers = engine_inputs(subs)

@@ -233,3 +233,32 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
             p.append(src["plans.tie_break"].problem(f"'{house}' is not a house"
                                                     f"{suggest(house, ruleset.houses)}", i))
     return p
+
+
+def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """Static checks of direct answer ids (DESIGN.md §1), caught even when the run stops early.
+
+    An id starts with this round (``r3/``), ends with a house in play, and every
+    area it names after ``@`` (``raid@AREA``, ``next@A+B``) is an area of the board.
+    Whether the engine asks it is known only when the round completes.
+    """
+    problems: list[Problem] = []
+    for answer_id, answer in subs.answers.items():
+        parts = answer_id.split("/")
+        if parts[0] != f"r{state.round}":
+            problems.append(answer.source.problem(
+                f"decision ids of this round start with r{state.round}/ (the state is at "
+                f"round {state.round}); a stale answer?"))
+            continue
+        if parts[-1] not in state.houses:
+            problems.append(answer.source.problem(
+                f"a decision id ends with the deciding house, one of: "
+                f"{', '.join(state.order_of_play())}"))
+            continue
+        unknown = [area for part in parts if "@" in part
+                   for area in part.split("@", 1)[1].split("+") if area not in ruleset.areas]
+        for area in unknown:
+            problems.append(answer.source.problem(
+                f"no area '{area}' on the board{suggest(area, ruleset.area_ids)} (decision ids "
+                "name areas by their ids)"))
+    return problems

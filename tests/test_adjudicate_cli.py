@@ -76,8 +76,31 @@ def test_answer_never_asked_is_an_error(runner, game):
     result = _run(runner, game, str(game / "answers.yaml"))
     assert result.exit_code == 1
     assert "answers.yaml:5:28: $.answers[\"r1/raid@winterfel/stark\"]" in result.stderr
+    assert "no area 'winterfel' on the board (did you mean 'winterfell'?)" in result.stderr
+    assert not (game / "next.yaml").exists()
+
+
+def test_answer_never_asked_is_an_error_on_a_complete_run(runner, game):
+    (game / "answers.yaml").write_text(
+        "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: null\n"
+        "  r1/raid@winterfell/stark: []\n")
+    result = _run(runner, game, str(game / "answers.yaml"))
+    assert result.exit_code == 1
     assert "never asked" in result.stderr
     assert not (game / "next.yaml").exists()
+
+
+@pytest.mark.parametrize(("answer_id", "message"), [
+    ("r2/raven/lannister", "decision ids of this round start with r1/"),
+    ("r1/raven/lanister", "a decision id ends with the deciding house"),
+    ("r1/raids/next@winterfell+pyk/stark", "no area 'pyk' on the board (did you mean 'pyke'?)"),
+])
+def test_answer_ids_are_checked_even_when_the_run_stops(runner, game, answer_id, message):
+    (game / "answers.yaml").write_text(
+        f"format: agot-orders/1\nround: 1\nanswers:\n  {answer_id}: null\n")
+    result = _run(runner, game, str(game / "answers.yaml"))
+    assert result.exit_code == 1, result.output
+    assert message in result.stderr
 
 
 def test_illegal_answer_names_its_location_and_options(runner, game):
