@@ -212,3 +212,53 @@ def test_same_inputs_give_the_same_events():
     a = run(s.copy(), defaults=True)
     b = run(s.copy(), defaults=True)
     assert a.events == b.events and a.state == b.state
+
+
+def test_a_pending_muster_gathers_the_clash_of_kings_bids_in_the_same_round():
+    from agot_adjudicator.decisions import Pending
+    s = game()
+    force(s, I="mustering", II="clash_of_kings")
+    with pytest.raises(Pending) as stop:
+        run(s)
+    ids = [d.request.id for d in stop.value.decisions]
+    musters = [i for i in ids if "/mustering/" in i]
+    assert musters and ids[:len(musters)] == musters
+    assert ids[len(musters):] == [f"r2/clash_of_kings/iron_throne/bid/{h}" for h in s.order_of_play()]
+    assert s.houses["stark"].power == 5 and s.phase == "westeros"   # the scratch run kept nothing
+
+
+def test_gathered_wildling_bids_but_never_the_losses_that_depend_on_the_units():
+    from agot_adjudicator.decisions import Pending
+    from agot_adjudicator.engine.context import HouseInput
+
+    def stopped(inputs=None):
+        s = game()
+        force(s, I="supply", III="wildling_attack")
+        s.wildling_threat = 12
+        # Stark (1 barrel: armies 3, 2) with an army of 4: a reduction is pending
+        s.areas["winterfell"] = AreaState(house="stark", units=["footman", "footman", "footman", "knight"])
+        with pytest.raises(Pending) as stop:
+            run(s, inputs)
+        return s, [d.request.id for d in stop.value.decisions]
+
+    s, ids = stopped()
+    assert ids == ["r2/supply/reduce/stark"] + [f"r2/wildlings/bid/{h}" for h in s.order_of_play()]
+    # bids in, the wildlings win (1 < 12): the losses depend on the reduction, so are not gathered
+    _, ids = stopped(Inputs({h: HouseInput(wildlings=0 if h == "stark" else 1) for h in s.houses}))
+    assert ids == ["r2/supply/reduce/stark"]
+    # a tie for the lowest bid is independent of the units: the holder is asked at once
+    _, ids = stopped(Inputs({h: HouseInput(wildlings=0) for h in s.houses}))
+    assert ids == ["r2/supply/reduce/stark", "r2/wildlings/lowest/tie_break/baratheon"]
+
+
+def test_gathering_keeps_reruns_deterministic():
+    from agot_adjudicator.decisions import Pending
+    a, b = game(), game()
+    for s in (a, b):
+        force(s, I="mustering", II="clash_of_kings", III="wildling_attack")
+    outs = []
+    for s in (a, b):
+        with pytest.raises(Pending) as stop:
+            run(s)
+        outs.append([d.to_dict() for d in stop.value.decisions])
+    assert outs[0] == outs[1]

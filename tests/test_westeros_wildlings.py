@@ -213,3 +213,18 @@ def test_wildling_losses_can_give_a_home_area_back_and_win_the_game_at_once():
                                                      {"area": "winterfell", "unit": "footman"}]}}),
             defaults=True)
     assert s.winner["houses"] == ["lannister"]
+
+
+@pytest.mark.parametrize("value, why", [
+    ([{"area": "winterfell", "unit": "ship"}], "stark has no ship in winterfell"),
+    ([], "the list of unit types is empty"),
+    (["footman", "footman"], "a unit type is listed twice"),
+    ("footman", "expected a list of unit types or of {area, unit} entries"),
+])
+def test_losses_and_supply_reductions_share_one_answer_resolver(value, why):
+    from agot_adjudicator.engine.supply import reduction_for, units_of
+    from agot_adjudicator.engine.wildlings import losses_for
+    s = game()
+    s.areas["winterfell"] = AreaState(house="stark", units=["footman", "footman", "knight"])
+    assert losses_for(s, units_of(s, RS, "stark"), "stark", 2, value, RS) == why
+    assert reduction_for(s, RS, "stark", 0, value) == why

@@ -29,12 +29,13 @@ An answer (or plan) is either
 **Default** (``--nmr``/``--defaults``): ``[footman, ship, knight]`` — the
 cheapest units (mustering cost), by the reduction above.
 
-The unit helpers here (:func:`destroy_unit`, :func:`parse_units_or_types`)
+The unit helpers here (:func:`destroy_unit`, :func:`resolve_units_or_types`)
 are shared with the wildlings' losses (R8.4).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from agot_adjudicator.decisions import NO_PLAN, Request
@@ -111,6 +112,26 @@ def parse_units_or_types(value: Any) -> tuple[str, list[Any]] | str:
             units.append((v["area"], v["unit"]))
         return ("units", units)
     return "give either unit types or {area, unit} entries, not both"
+
+
+def resolve_units_or_types(state: GameState, ruleset: Ruleset, house: str, value: Any, *,
+                           by_types: Callable[[list[str]], list[Unit] | str],
+                           check_units: Callable[[list[Unit]], str | None]) -> list[Unit] | str:
+    """The units an answer naming units or unit types removes, or why it is not legal.
+
+    Shared by supply reductions (R3.4) and wildling losses (R8.4): ``value`` is
+    parsed (:func:`parse_units_or_types`); a type list in order of preference
+    goes to ``by_types`` (which picks the units); explicit ``{area, unit}``
+    entries must all be on the board for ``house`` and pass ``check_units``.
+    """
+    parsed = parse_units_or_types(value)
+    if isinstance(parsed, str):
+        return parsed
+    form, items = parsed
+    if form == "types":
+        return by_types(items) if items else "the list of unit types is empty"
+    why = missing_units(state, ruleset, house, items) or check_units(items)
+    return why if why is not None else items
 
 
 def missing_units(state: GameState, ruleset: Ruleset, house: str, units: list[Unit]) -> str | None:
@@ -205,10 +226,7 @@ def plan_reduction(state: GameState, ruleset: Ruleset, house: str, level: int,
 
 def explicit_reduction_problem(state: GameState, ruleset: Ruleset, house: str, level: int,
                                units: list[Unit]) -> str | None:
-    """Why explicit ``units`` are not a legal reduction to ``level`` (R3.4, R9), or None."""
-    missing = missing_units(state, ruleset, house, units)
-    if missing:
-        return missing
+    """Why explicit ``units`` (all on the board) are not a legal reduction to ``level`` (R9), or None."""
     counts = unit_counts(state, house)
     if not fits(ruleset, level, counts_after(counts, units)):
         return f"{house}'s armies still exceed supply level {level} after these units are destroyed"
@@ -221,17 +239,11 @@ def explicit_reduction_problem(state: GameState, ruleset: Ruleset, house: str, l
 
 def reduction_for(state: GameState, ruleset: Ruleset, house: str, level: int,
                   value: Any) -> list[Unit] | str:
-    """The units an answer or plan destroys, or why it is not legal."""
-    parsed = parse_units_or_types(value)
-    if isinstance(parsed, str):
-        return parsed
-    form, items = parsed
-    if form == "types":
-        if not items:
-            return "the list of unit types is empty"
-        return plan_reduction(state, ruleset, house, level, items)
-    why = explicit_reduction_problem(state, ruleset, house, level, items)
-    return why if why is not None else items
+    """The units an answer or plan destroys to fit ``level`` (R3.4, R9), or why it is not legal."""
+    return resolve_units_or_types(
+        state, ruleset, house, value,
+        by_types=lambda priority: plan_reduction(state, ruleset, house, level, priority),
+        check_units=lambda units: explicit_reduction_problem(state, ruleset, house, level, units))
 
 
 def describe_armies(state: GameState, house: str) -> str:

@@ -27,6 +27,16 @@ Rains of Autumn (R3.9–R3.12: the card id is added to ``state.restrictions``,
 which the planning and battle rules read). The phase ends with
 ``state.phase = "planning"``.
 
+Gathering decisions (DESIGN.md §1): when a Supply or Mustering card (deck I)
+stops on pending decisions, the later cards are still resolved on a scratch
+copy (:func:`lookahead`) and their pending decisions are added to the same
+mail round — the Clash of Kings bids, tie-breaks, wildling bids and reward
+choices. Those cards change only units on the board, never power, tracks,
+hands or control (a reduction never empties an area; musters go to areas the
+house already controls or to sea), so the later decisions ask the same
+question with the same options either way. Decisions that depend on units
+(wildling losses) are not gathered; nothing the scratch run does is kept.
+
 Events: ``westeros_card_revealed``, ``wildling_threat_advanced``,
 ``winter_is_coming``, ``deck_shuffled``, ``westeros_card_resolved``,
 ``westeros_card_to_bottom``, ``power_gained``, ``restriction``, and those of
@@ -35,17 +45,23 @@ the card modules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
+from agot_adjudicator.decisions import AnswerError, Pending, PendingDecision
 from agot_adjudicator.engine import bidding, mustering, supply, wildlings
 from agot_adjudicator.engine.board import controlled_areas, gain_power
 from agot_adjudicator.engine.chance import shuffle
-from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.errors import AgotError
 from agot_adjudicator.ruleset import DECKS
 from agot_adjudicator.state import RESTRICTIONS
 
 WINTER_IS_COMING = "winter_is_coming"
+UNITS_ONLY = ("supply", "mustering")
+"""Cards whose decisions change only units: later cards' decisions can be gathered (lookahead)."""
+UNIT_DEPENDENT = ("wildling_losses",)
+"""Decision kinds whose question depends on the units on the board: never gathered ahead."""
 
 
 def advance_threat(ctx: Context, deck: str, card: str) -> None:
@@ -140,10 +156,32 @@ def resolve_card(ctx: Context, deck: str, card: str) -> None:
     ctx.emit("westeros_card_to_bottom", "R3.1", deck=deck, card=card)
 
 
+def lookahead(ctx: Context, decks: Sequence[str]) -> list[PendingDecision]:
+    """Pending decisions of the cards of ``decks`` that the blocked units-only card cannot change.
+
+    Resolves those cards on a scratch copy of the state and decider (nothing is
+    kept); stops at the first card that stops. Decisions of a kind in
+    ``UNIT_DEPENDENT`` are dropped; an illegal direct answer or a win met on the
+    scratch board is left for the real run to report.
+    """
+    scratch = Context(ctx.ruleset, ctx.state.copy(), ctx.inputs,
+                      replace(ctx.decider, used=[], asked=[], applied_defaults=[]))
+    for deck in decks:
+        try:
+            resolve_card(scratch, deck, scratch.state.revealed[deck])
+        except Pending as pending:
+            return [d for d in pending.decisions if d.request.kind not in UNIT_DEPENDENT]
+        except (AnswerError, GameOver):
+            return []
+    return []
+
+
 def resolve_westeros_phase(ctx: Context) -> None:
     """Resolve the Westeros phase of the current round, then move to planning (R3).
 
     Round 1 has none (R2.1): from a round-1 state in this phase it only moves on.
+    A Supply or Mustering card that stops gathers the later cards' independent
+    decisions (:func:`lookahead`).
     """
     s = ctx.state
     if s.round <= ctx.ruleset.start_round:
@@ -154,6 +192,11 @@ def resolve_westeros_phase(ctx: Context) -> None:
     s.revealed = {}
     for deck in DECKS:
         s.revealed[deck] = reveal(ctx, deck)
-    for deck in DECKS:
-        resolve_card(ctx, deck, s.revealed[deck])
+    for i, deck in enumerate(DECKS):
+        try:
+            resolve_card(ctx, deck, s.revealed[deck])
+        except Pending as pending:
+            if s.revealed[deck] not in UNITS_ONLY:
+                raise
+            raise Pending([*pending.decisions, *lookahead(ctx, DECKS[i + 1:])]) from None
     s.phase = "planning"

@@ -55,10 +55,10 @@ from agot_adjudicator.engine.supply import (
     Unit,
     as_entries,
     destroy_unit,
-    missing_units,
-    parse_units_or_types,
+    resolve_units_or_types,
     units_of,
 )
+from agot_adjudicator.ruleset import Ruleset
 from agot_adjudicator.state import GameState
 
 POINTS = {"footman": 1, "knight": 2, "ship": 1}
@@ -133,25 +133,20 @@ def losses_by_priority(units: list[Unit], owe: int, priority: list[str]) -> list
 
 
 def losses_for(state: GameState, units: list[Unit], house: str, owe: int,
-               value: Any, ruleset: Any) -> list[Unit] | str:
+               value: Any, ruleset: Ruleset) -> list[Unit] | str:
     """The units an answer or plan removes for the wildlings, or why it is not legal (R8.4)."""
-    parsed = parse_units_or_types(value)
-    if isinstance(parsed, str):
-        return parsed
-    form, items = parsed
-    if form == "types":
-        if not items:
-            return "the list of unit types is empty"
-        return losses_by_priority(units, owe, items)
-    missing = missing_units(state, ruleset, house, items)
-    if missing:
-        return missing
-    paid = sum(POINTS[u] for _, u in items)
     need = required_payment(units, owe)
-    if paid != need:
-        return (f"{house} owes {owe} point{'s' if owe > 1 else ''} and must remove units worth "
-                f"{need}; these are worth {paid}")
-    return items
+
+    def check_units(items: list[Unit]) -> str | None:
+        paid = sum(POINTS[u] for _, u in items)
+        if paid != need:
+            return (f"{house} owes {owe} point{'s' if owe > 1 else ''} and must remove units worth "
+                    f"{need}; these are worth {paid}")
+        return None
+
+    return resolve_units_or_types(state, ruleset, house, value,
+                                  by_types=lambda priority: losses_by_priority(units, owe, priority),
+                                  check_units=check_units)
 
 
 def _pick_tied(ctx: Context, tied: list[str], which: str, what: str) -> str:
