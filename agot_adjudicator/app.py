@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agot_adjudicator.decisions import AnswerError, GivenAnswer
+from agot_adjudicator.diff import Change, diff_states
 from agot_adjudicator.engine.context import HouseInput, Inputs
 from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.engine.setup import new_game
@@ -146,6 +147,35 @@ def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: s
 
 def state_text(state: GameState, ruleset: Ruleset) -> str:
     return dump_yaml(state.to_dict(ruleset), header=STATE_HEADER)
+
+
+def load_state_lenient(path: str, ruleset: Ruleset) -> tuple[GameState, list[Problem]]:
+    """Load a state that must be schema-valid; its rule problems are returned, not raised.
+
+    For comparing states (``agot diff``): a state that breaks a rule, or was
+    made with another ruleset, can still be compared value by value.
+    """
+    doc = load_yaml(path)
+    problems = schema_problems(doc, "state")
+    if problems:
+        raise InputError(problems)
+    return GameState.from_dict(doc.data), state_problems(doc, ruleset)
+
+
+def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
+    """The differences between two state files, and the rule problems found in them (warnings)."""
+    loaded, problems, warnings = [], [], []
+    for path in (a_path, b_path):
+        try:
+            state, found = load_state_lenient(path, ruleset)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        loaded.append(state)
+        warnings.extend(found)
+    if problems:
+        raise InputError(problems)
+    return diff_states(loaded[0], loaded[1], ruleset), warnings
 
 
 def exists(path: str) -> bool:

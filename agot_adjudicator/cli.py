@@ -214,3 +214,28 @@ def adjudicate(ctx: click.Context, state: str, orders: tuple[str, ...], output: 
     status = (f"game over: {', '.join(s.winner['houses'])} won" if s.winner
               else f"next: round {s.round}, {s.phase} phase")
     click.echo(f"wrote {output} ({status}); {len(result.events)} events")
+
+
+@main.command(epilog=EPILOG)
+@click.argument("a", type=click.Path(dir_okay=False))
+@click.argument("b", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Readable text grouped by game, tracks, houses, areas, "
+              "control, westeros; or one JSON document.")
+@click.pass_context
+@handle_errors
+def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
+    """Show what differs between the states A and B, in game terms; exit 4 if anything does.
+
+    Every recorded value is compared, including round, phase, seed, shuffle
+    counter and ruleset hash. Rule problems in either state are warnings.
+    """
+    from agot_adjudicator.diff import render_json, render_text
+
+    changes, warnings = app.diff_files(a, b, ruleset_of(ctx))
+    for warning in warnings:
+        click.echo(f"warning: {warning} (compared anyway)", err=True)
+    render = render_json if fmt == "json" else render_text
+    click.echo(render(changes, a, b), nl=False)
+    if changes:
+        sys.exit(int(ExitCode.DIFFERENCES))
