@@ -239,3 +239,30 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
     click.echo(render(changes, a, b), nl=False)
     if changes:
         sys.exit(int(ExitCode.DIFFERENCES))
+
+
+@main.command(epilog=EPILOG)
+@click.argument("state", type=click.Path(dir_okay=False))
+@click.option("--house", required=True, help="The house whose order file to sketch.")
+@click.option("--schema-ref", default="orders.schema.json", show_default=True, metavar="PATH",
+              help="Where the file's `# yaml-language-server: $schema=` line points "
+              "(save it with `agot schema orders > PATH`; a path relative to the order file, or a URL).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write the skeleton here instead of standard output.")
+@click.pass_context
+@handle_errors
+def template(ctx: click.Context, state: str, house: str, schema_ref: str,
+             output: str | None) -> None:
+    """Print an order file skeleton for HOUSE: its areas, legal orders and plans, as comments.
+
+    Left as it is, the skeleton is a valid agot-orders/1 file that submits
+    nothing; uncomment the lines you need. It never reads the order of the
+    Westeros decks, so it may be sent to the player.
+    """
+    text = app.template_text(state, house, ruleset_of(ctx), schema_ref)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    app.check_output(output, [state])
+    write_atomic(output, text)
+    click.echo(f"wrote {output}")
