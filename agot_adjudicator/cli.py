@@ -41,6 +41,9 @@ def handle_errors(func: F) -> F:
         except AgotError as exc:
             _error(str(exc))
             sys.exit(int(exc.exit_code))
+        except OSError as exc:  # an output that cannot be written: no traceback
+            _error(f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc))
+            sys.exit(int(ExitCode.INVALID_INPUT))
     return wrapper  # type: ignore[return-value]
 
 

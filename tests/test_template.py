@@ -269,3 +269,16 @@ def test_cli_output_never_overwrites_the_state(ruleset: Ruleset, tmp_path: Path)
     result = _run("template", str(state), "--house", "stark", "-o", str(state))
     assert result.exit_code == 2
     assert state.read_bytes() == before
+
+
+def test_cli_output_that_cannot_be_written_is_an_error_not_a_traceback(ruleset: Ruleset,
+                                                                      tmp_path: Path):
+    state = _write(tmp_path / "state.yaml", _state(ruleset), ruleset)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("", encoding="utf-8")
+    result = _run("template", str(state), "--house", "stark", "-o", str(blocker / "stark.yaml"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr
+    export = _run("ruleset", "export", str(blocker / "copy"))
+    assert export.exit_code == 1
+    assert export.stderr.startswith(f"error: {blocker / 'copy'}: ")
