@@ -262,6 +262,9 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
             targets = [t for t in targets if kind_of(t) in ("raid", "support", "consolidate_power")]
         if targets:
             raid_rows.append((area_id, targets))
+        elif phase == "action":
+            out.note(f"  Raid in {area_id}: no adjacent order it can remove; it will be removed "
+                     "with no effect (R5.2).")
     if raid_rows:
         out.note("  Raids (R5.2), in the order you want them resolved; targets in preference")
         out.note("  (Raid★: the first two legal); [] = remove the raid with no effect.")

@@ -282,3 +282,14 @@ def test_cli_output_that_cannot_be_written_is_an_error_not_a_traceback(ruleset: 
     export = _run("ruleset", "export", str(blocker / "copy"))
     assert export.exit_code == 1
     assert export.stderr.startswith(f"error: {blocker / 'copy'}: ")
+
+
+def test_action_phase_raid_without_target_is_explained(ruleset: Ruleset):
+    """R5.2: a raid with no legal target is removed with no effect."""
+    s = _state(ruleset)
+    s.phase = "action"
+    s.areas["stoney_sept"].order = "raid"
+    text = order_template(s, ruleset, "lannister")
+    assert ("##   Raid in stoney_sept: no adjacent order it can remove; it will be removed with no "
+            "effect (R5.2).") in text.splitlines()
+    assert "raids:" not in text
