@@ -119,17 +119,20 @@ def _render(args: list[str], page: Path,
 
 
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
+@pytest.mark.parametrize("device", ["utf8", "ascii"])
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_groff_renders_without_warnings(page: Path):
-    done = _render(["groff", "-man", "-Tutf8", "-ww", "-z"], page)
+def test_groff_renders_without_warnings(page: Path, device: str):
+    done = _render(["groff", "-man", f"-T{device}", "-ww", "-z"], page)
     assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
 @pytest.mark.skipif(shutil.which("man") is None or shutil.which("groff") is None,
                     reason="man-db (with groff) is not installed")
+@pytest.mark.parametrize("locale", ["C.UTF-8", "C"])
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_man_renders_without_warnings(page: Path):
-    env = {**os.environ, "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"}
+def test_man_renders_without_warnings(page: Path, locale: str):
+    """`MANWIDTH=80 man --warnings -l PAGE` prints nothing on stderr, in a UTF-8 and the C locale."""
+    env = {**os.environ, "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": locale}
     done = _render(["man", "--warnings", "-l"], page, env)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert page.stem.upper() in done.stdout
