@@ -136,3 +136,60 @@ def test_man_renders_without_warnings(page: Path, locale: str):
     done = _render(["man", "--warnings", "-l"], page, env)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert page.stem.upper() in done.stdout
+
+
+def id_patterns(source: str) -> list[re.Pattern[str]]:
+    r"""Decision id patterns of agot-adjudicate.1 (bold = literal, italic = placeholder).
+
+    >>> [p.pattern for p in id_patterns(".SH DECISION IDS AND DEFAULTS\n.TP\n"
+    ...                                 "\\fBr\\fIn\\fB/raven/\\fIhouse\\fR\nSwap.\n")]
+    ['r\\d+/raven/[a-z0-9_]+']
+    """
+    block = source.split(".SH DECISION IDS AND DEFAULTS", 1)[1].split("\n.SH ", 1)[0]
+    lines = block.splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if line != ".TP":
+            continue
+        for part in lines[i + 1].split("\\fR, "):
+            regex = ""
+            for font, text in re.findall(r"\\f([BIR])((?:(?!\\f).)*)", part):
+                text = text.replace("\\-", "-")
+                if font != "I":
+                    regex += re.escape(text)
+                elif text == "n":
+                    regex += r"\d+"
+                elif text == "key":
+                    regex += r"r\d+/march@[a-z0-9_]+"
+                elif text == "areas":
+                    regex += r"[a-z0-9_]+(?:\+[a-z0-9_]+)+"
+                else:
+                    regex += "[a-z0-9_]+"
+            out.append(re.compile(regex))
+    return out
+
+
+def _scenario_ids() -> list[str]:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe")
+    ids: list[str] = []
+    for path in sorted((MAN.parent / "scenarios").rglob("*.yaml")):
+        case = yaml.load(path.read_text(encoding="utf-8")) or {}
+        found = list((case.get("expect") or {}).get("pending") or [])
+        for sub in case.get("submissions") or []:
+            found += list(sub.get("answers") or {})
+            for section in (sub.get("houses") or {}).values():
+                found += list((section or {}).get("answers") or {})
+        ids += [i for i in found if i not in ids]
+    return ids
+
+
+def test_every_decision_id_of_the_conformance_suite_is_documented():
+    """agot-adjudicate.1 lists every decision id pattern that the scenarios ask or answer."""
+    patterns = id_patterns((MAN / "agot-adjudicate.1").read_text(encoding="utf-8"))
+    assert len(patterns) >= 20
+    ids = _scenario_ids()
+    assert len(ids) >= 20
+    undocumented = [i for i in ids if not any(p.fullmatch(i) for p in patterns)]
+    assert not undocumented, f"decision ids missing from agot-adjudicate.1: {undocumented}"
