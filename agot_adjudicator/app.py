@@ -151,6 +151,47 @@ def check_output(output: str, inputs: Sequence[str], *, in_place: bool = False) 
                              "(use --in-place to allow it)")
 
 
+def load_state_lenient(path: str, ruleset: Ruleset) -> tuple[GameState, list[Problem]]:
+    """Load a state that must be schema-valid; its rule problems are returned, not raised.
+
+    For comparing states (``agot diff``): a state that breaks a rule, or was
+    made with another ruleset, can still be compared value by value.
+    """
+    doc = load_yaml(path)
+    problems = schema_problems(doc, "state")
+    if problems:
+        raise InputError(problems)
+    return GameState.from_dict(doc.data), state_problems(doc, ruleset)
+
+
+def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
+    """The differences between two state files, and the rule problems found in them (warnings)."""
+    loaded, problems, warnings = [], [], []
+    for path in (a_path, b_path):
+        try:
+            state, found = load_state_lenient(path, ruleset)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        loaded.append(state)
+        warnings.extend(found)
+    if problems:
+        raise InputError(problems)
+    return diff_states(loaded[0], loaded[1], ruleset), warnings
+
+
+def template_text(state_path: str, house: str, ruleset: Ruleset, schema_ref: str) -> str:
+    """The order file skeleton of ``house`` for the state in ``state_path`` (``agot template``)."""
+    doc, state = load_state(state_path, ruleset)
+    if house not in state.houses:
+        raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
+                         f"({', '.join(state.order_of_play())})")
+    if state.phase == "ended":
+        raise InputError([doc.problem(["phase"], f"the game has ended (round {state.round}): "
+                                      "there is nothing to submit")])
+    return order_template(state, ruleset, house, schema_ref)
+
+
 def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: str) -> str:
     """The YAML text of a new game's starting state."""
     state = new_game(ruleset, list(houses), seed, game_id)
@@ -243,46 +284,3 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
             f"answer to {a} was never asked for (a typo, or stale?)") for a in
             result.unused_answers])
     return Adjudication(result, state_doc, list(docs))
-
-
-# --- diff and template ---------------------------------------------------------------------
-
-def load_state_lenient(path: str, ruleset: Ruleset) -> tuple[GameState, list[Problem]]:
-    """Load a state that must be schema-valid; its rule problems are returned, not raised.
-
-    For comparing states (``agot diff``): a state that breaks a rule, or was
-    made with another ruleset, can still be compared value by value.
-    """
-    doc = load_yaml(path)
-    problems = schema_problems(doc, "state")
-    if problems:
-        raise InputError(problems)
-    return GameState.from_dict(doc.data), state_problems(doc, ruleset)
-
-
-def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
-    """The differences between two state files, and the rule problems found in them (warnings)."""
-    loaded, problems, warnings = [], [], []
-    for path in (a_path, b_path):
-        try:
-            state, found = load_state_lenient(path, ruleset)
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
-        loaded.append(state)
-        warnings.extend(found)
-    if problems:
-        raise InputError(problems)
-    return diff_states(loaded[0], loaded[1], ruleset), warnings
-
-
-def template_text(state_path: str, house: str, ruleset: Ruleset, schema_ref: str) -> str:
-    """The order file skeleton of ``house`` for the state in ``state_path`` (``agot template``)."""
-    doc, state = load_state(state_path, ruleset)
-    if house not in state.houses:
-        raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
-                         f"({', '.join(state.order_of_play())})")
-    if state.phase == "ended":
-        raise InputError([doc.problem(["phase"], f"the game has ended (round {state.round}): "
-                                      "there is nothing to submit")])
-    return order_template(state, ruleset, house, schema_ref)
