@@ -268,13 +268,7 @@ def render_text(changes: list[Change], a_name: str = "A", b_name: str = "B") -> 
     """The changes as readable text, one group heading per group present."""
     if not changes:
         return f"no differences between {a_name} and {b_name}\n"
-    lines = [f"--- {a_name}", f"+++ {b_name}"]
-    group = None
-    for change in changes:
-        if change.group != group:
-            group = change.group
-            lines.append(f"{group}:")
-        lines.append(f"  {change.text}")
+    lines = [f"--- {a_name}", f"+++ {b_name}", *render_lines(changes)]
     n = len(changes)
     lines.append(f"{n} difference{'s' if n != 1 else ''}")
     return "\n".join(lines) + "\n"
@@ -285,3 +279,50 @@ def render_json(changes: list[Change], a_name: str = "A", b_name: str = "B") -> 
     doc = {"a": a_name, "b": b_name, "equal": not changes,
            "changes": [c.to_dict() for c in changes]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_lines(changes: list[Change]) -> list[str]:
+    """The changes as lines: a ``group:`` heading per group, then one indented line per change."""
+    lines: list[str] = []
+    group = None
+    for change in changes:
+        if change.group != group:
+            group = change.group
+            lines.append(f"{group}:")
+        lines.append(f"  {change.text}")
+    return lines
+
+
+def explain_state_texts(expected: str, recorded: str, ruleset: Ruleset,
+                        name: str = "state.yaml") -> list[str]:
+    """Why a recorded state text is not the expected one, in game terms (for replay and whatif).
+
+    Lines as :func:`render_lines` (before = expected, after = recorded); [] for
+    identical texts. A text that is not a schema-valid state is reported by its
+    problems; equal values in different bytes are said to differ in layout only.
+    """
+    from agot_adjudicator.errors import InputError
+    from agot_adjudicator.files import parse_text, schema_problems
+
+    if expected == recorded:
+        return []
+    states: list[GameState] = []
+    problems: list[str] = []
+    for label, text in (("expected", expected), ("recorded", recorded)):
+        try:
+            doc = parse_text(f"{name} ({label})", text.encode("utf-8"))
+        except InputError as exc:
+            problems.extend(str(p) for p in exc.problems)
+            continue
+        found = schema_problems(doc, "state")
+        problems.extend(str(p) for p in found)
+        if not found:
+            states.append(GameState.from_dict(doc.data))
+    if problems:
+        return [f"not comparable as states: {p}" for p in problems]
+    changes = diff_states(states[0], states[1], ruleset)
+    if not changes:
+        return [f"{name}: same values; the texts differ only in layout or comments"]
+    n = len(changes)
+    return [f"{name}: {n} difference{'s' if n != 1 else ''} (expected → recorded)",
+            *render_lines(changes)]

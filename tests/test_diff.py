@@ -306,3 +306,32 @@ def test_cli_compares_states_that_break_rules_with_a_warning(ruleset: Ruleset, t
 def test_cli_usage_error_exits_2():
     result = _run("diff", "only-one.yaml")
     assert result.exit_code == 2
+
+
+# --- explaining a replay mismatch ------------------------------------------------------------
+
+def test_explain_state_texts_in_game_terms(ruleset: Ruleset):
+    """The hook for replay/whatif: (expected text, recorded text, ruleset) -> lines."""
+    from agot_adjudicator.diff import explain_state_texts
+
+    a = _state(ruleset)
+    b = a.copy()
+    b.houses["stark"].power = 6
+    ta, tb = dump_yaml(a.to_dict(ruleset)), dump_yaml(b.to_dict(ruleset))
+    assert explain_state_texts(ta, ta, ruleset) == []
+    assert explain_state_texts(ta, tb, ruleset) == [
+        "state.yaml: 1 difference (expected → recorded)", "houses:",
+        "  houses.stark.power: 5 → 6"]
+    assert explain_state_texts(ta, "# a comment\n" + ta, ruleset) == [
+        "state.yaml: same values; the texts differ only in layout or comments"]
+
+
+def test_explain_state_texts_reports_a_broken_recorded_state(ruleset: Ruleset):
+    from agot_adjudicator.diff import explain_state_texts
+
+    ta = dump_yaml(_state(ruleset).to_dict(ruleset))
+    lines = explain_state_texts(ta, "format: agot-state/1\nround: [\n", ruleset)
+    assert lines and all(line.startswith("not comparable as states: state.yaml (recorded)")
+                         for line in lines)
+    lines = explain_state_texts(ta, ta.replace("round: 1", "round: one"), ruleset)
+    assert lines and lines[0].startswith("not comparable as states: state.yaml (recorded):")
