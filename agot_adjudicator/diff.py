@@ -10,8 +10,10 @@ westeros (decks top first, revealed cards, shuffle counter).
 
 Two states are equal exactly when their state files hold the same values
 (``to_dict``); every differing value is named by at least one change: values
-that no game-term rule describes are reported by their file path. Pure: no
-I/O, inputs never mutated, no set iteration.
+that no game-term rule describes are reported by their file path.
+:func:`diff_states` is pure: no I/O, inputs never mutated, no set iteration.
+:func:`explain_state_texts` compares two state texts the same way (the
+``explain`` hook of replay and whatif).
 """
 
 from __future__ import annotations

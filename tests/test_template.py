@@ -90,11 +90,22 @@ def test_left_as_is_is_valid_and_submits_nothing(ruleset: Ruleset):
     assert doc.data == {"format": "agot-orders/1", "round": 1, "house": "stark"}
 
 
+def _action(ruleset: Ruleset, players: int) -> GameState:
+    """Round 1's action phase: every house has a Raid, a March and a Support order where it can."""
+    s = _state(ruleset, players)
+    s.phase = "action"
+    for house in s.order_of_play():
+        mine = [a for a in ruleset.area_ids if s.area(a).house == house and s.area(a).units]
+        for area_id, order in zip(mine, ("raid", "march_0", "support"), strict=False):
+            s.areas[area_id].order = order
+    return s
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
-@pytest.mark.parametrize("phase", ["planning", "westeros"])
+@pytest.mark.parametrize("phase", ["planning", "westeros", "action"])
 def test_every_example_value_is_legal(ruleset: Ruleset, tmp_path: Path, players: int, phase: str):
     """Uncommenting every `# ` line gives a file that validates (schema and rules) for every house."""
-    s = _state(ruleset, players) if phase == "planning" else _westeros(ruleset, players)
+    s = {"planning": _state, "westeros": _westeros, "action": _action}[phase](ruleset, players)
     state = _write(tmp_path / "state.yaml", s, ruleset)
     for house in s.order_of_play():
         text = uncomment(order_template(s, ruleset, house))
