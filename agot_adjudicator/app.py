@@ -9,14 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.decisions import AnswerError, GivenAnswer
+from agot_adjudicator.diff import Change, diff_states
 from agot_adjudicator.engine.context import HouseInput, Inputs
 from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.files import Document, dump_yaml, load_yaml, same_file, schema_problems
+from agot_adjudicator.naming import suggest
 from agot_adjudicator.ruleset import Ruleset
 from agot_adjudicator.state import GameState
 from agot_adjudicator.submissions import (
+    SECTION_KEYS,
     Source,
     Submissions,
     answer_id_problems,
@@ -25,6 +28,7 @@ from agot_adjudicator.submissions import (
     order_problems,
     plan_problems,
 )
+from agot_adjudicator.template import order_template
 from agot_adjudicator.validation import state_problems
 
 STATE_HEADER = ("agot game state (agot-state/1): the moderator's file; it holds the seed\n"
@@ -131,7 +135,16 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         result.problems.extend(plan_problems(section, ruleset))
     if not result.problems:
         result.warnings.extend(support_warnings(subs, state, ruleset))
+        result.warnings.extend(empty_submission_warnings(docs))
     return result
+
+
+def empty_submission_warnings(docs: Sequence[Document]) -> list[Problem]:
+    """A house file that submits nothing (an unfilled ``agot template``): the engine will ask."""
+    return [doc.problem(["house"], f"{doc.data['house']} submits nothing here (no orders, bids, "
+                        "plans or answers): its decisions will be asked for")
+            for doc in docs if "house" in doc.data
+            and not any(k in doc.data for k in SECTION_KEYS) and not doc.data.get("answers")]
 
 
 def check_output(output: str, inputs: Sequence[str], *, in_place: bool = False) -> None:
@@ -142,6 +155,47 @@ def check_output(output: str, inputs: Sequence[str], *, in_place: bool = False) 
         if same_file(output, path):
             raise UsageError(f"refusing to write {output} over the input {path} "
                              "(use --in-place to allow it)")
+
+
+def load_state_lenient(path: str, ruleset: Ruleset) -> tuple[GameState, list[Problem]]:
+    """Load a state that must be schema-valid; its rule problems are returned, not raised.
+
+    For comparing states (``agot diff``): a state that breaks a rule, or was
+    made with another ruleset, can still be compared value by value.
+    """
+    doc = load_yaml(path)
+    problems = schema_problems(doc, "state")
+    if problems:
+        raise InputError(problems)
+    return GameState.from_dict(doc.data), state_problems(doc, ruleset)
+
+
+def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
+    """The differences between two state files, and the rule problems found in them (warnings)."""
+    loaded, problems, warnings = [], [], []
+    for path in (a_path, b_path):
+        try:
+            state, found = load_state_lenient(path, ruleset)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        loaded.append(state)
+        warnings.extend(found)
+    if problems:
+        raise InputError(problems)
+    return diff_states(loaded[0], loaded[1], ruleset), warnings
+
+
+def template_text(state_path: str, house: str, ruleset: Ruleset, schema_ref: str) -> str:
+    """The order file skeleton of ``house`` for the state in ``state_path`` (``agot template``)."""
+    doc, state = load_state(state_path, ruleset)
+    if house not in state.houses:
+        raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
+                         f"({', '.join(state.order_of_play())})")
+    if state.phase == "ended":
+        raise InputError([doc.problem(["phase"], f"the game has ended (round {state.round}): "
+                                      "there is nothing to submit")])
+    return order_template(state, ruleset, house, schema_ref)
 
 
 def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: str) -> str:

@@ -42,6 +42,9 @@ def handle_errors(func: F) -> F:
         except AgotError as exc:
             _error(str(exc))
             sys.exit(int(exc.exit_code))
+        except OSError as exc:  # an output that cannot be written: no traceback
+            _error(f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc))
+            sys.exit(int(ExitCode.INVALID_INPUT))
     return wrapper  # type: ignore[return-value]
 
 
@@ -135,6 +138,58 @@ def show(ctx: click.Context, state: str, house: str | None) -> None:
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
     click.echo(show_text(game, ruleset, house), nl=False)
+
+
+@main.command(epilog=EPILOG)
+@click.argument("a", type=click.Path(dir_okay=False))
+@click.argument("b", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Readable text grouped by game, tracks, houses, areas, "
+              "control, westeros; or one JSON document.")
+@click.pass_context
+@handle_errors
+def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
+    """Show what differs between the states A and B, in game terms; exit 4 if anything does.
+
+    Every recorded value is compared, including round, phase, seed, shuffle
+    counter and ruleset hash. Rule problems in either state are warnings.
+    """
+    from agot_adjudicator.diff import render_json, render_text
+
+    changes, warnings = app.diff_files(a, b, ruleset_of(ctx))
+    for warning in warnings:
+        click.echo(f"warning: {warning} (compared anyway)", err=True)
+    render = render_json if fmt == "json" else render_text
+    click.echo(render(changes, a, b), nl=False)
+    if changes:
+        sys.exit(int(ExitCode.DIFFERENCES))
+
+
+@main.command(epilog=EPILOG)
+@click.argument("state", type=click.Path(dir_okay=False))
+@click.option("--house", required=True, help="The house whose order file to sketch.")
+@click.option("--schema-ref", default="orders.schema.json", show_default=True, metavar="PATH",
+              help="Where the file's `# yaml-language-server: $schema=` line points "
+              "(save it with `agot schema orders > PATH`; a path relative to the order file, or a URL).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write the skeleton here instead of standard output.")
+@click.pass_context
+@handle_errors
+def template(ctx: click.Context, state: str, house: str, schema_ref: str,
+             output: str | None) -> None:
+    """Print an order file skeleton for HOUSE: its areas, legal orders and plans, as comments.
+
+    Left as it is, the skeleton is a valid agot-orders/1 file that submits
+    nothing; uncomment the lines you need. It never reads the order of the
+    Westeros decks, so it may be sent to the player.
+    """
+    text = app.template_text(state, house, ruleset_of(ctx), schema_ref)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    app.check_output(output, [state])
+    write_atomic(output, text)
+    click.echo(f"wrote {output}")
 
 
 @main.command(epilog=EPILOG)

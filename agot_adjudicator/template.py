@@ -1,0 +1,382 @@
+"""An order file skeleton for one house (``agot template STATE --house H``).
+
+The skeleton is an ``agot-orders/1`` document whose only live keys are
+``format``, ``round`` and ``house``: left as it is, it is valid and submits
+nothing, so the adjudicator asks for that house's orders (nothing is guessed;
+``agot validate`` warns that the section is empty). Everything else is
+commented: lines starting with ``# `` are YAML ready to uncomment (delete the
+``# ``, keep the indentation), lines starting with ``##`` explain. Every
+example value is legal for this state, so uncommenting every ``# `` line gives
+a valid file that places no orders (R4.1: an area may be left without one).
+
+What is listed depends on the state's phase:
+
+- ``westeros`` (a round after the first): the Westeros cards of the round are
+  not revealed yet. The skeleton lists plan sections for every card that the
+  ruleset's decks hold (Clash of Kings bids, wildling bid and losses,
+  musters, supply reductions) and the restrictions that may come (R3.9–R3.12).
+  It reads the deck *contents* from the ruleset, never the deck order in the
+  state, so it reveals nothing and may be sent to players at any time.
+- ``planning``: the Westeros phase is over; this round's restrictions are
+  known and applied to the legal orders.
+- ``action``: orders are on the board; only the plans for the house's Raid,
+  March and Support orders and for battles are listed.
+
+Pure: no I/O; the state is never mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agot_adjudicator.engine.board import controlled_areas, destinations
+from agot_adjudicator.engine.planning import RESTRICTED_KIND, stars_allowed
+from agot_adjudicator.ruleset import TRACKS, Ruleset
+from agot_adjudicator.state import GameState
+
+DEFAULT_SCHEMA_REF = "orders.schema.json"
+"""Where the ``$schema`` line points by default: a copy beside the order file."""
+
+RESTRICTION_TEXT = {"sea_of_storms": "no Raid orders (R3.9)",
+                    "storm_of_swords": "no Defense orders (R3.10)",
+                    "feast_for_crows": "no Consolidate Power orders (R3.11)",
+                    "rains_of_autumn": "supporting footmen add no strength (R3.12)"}
+CARD_CHOICES = {
+    "cersei_lannister": "area of the loser's order to remove",
+    "renly_baratheon": "upgrade (a footman that fought becomes a knight)",
+    "melisandre": "the loser's card to discard (costs 1 power)",
+    "asha_greyjoy": "area of an adjacent Support or Consolidate Power order to remove",
+    "maester_luwin": "card of your discard pile to take back",
+}
+"""House cards whose "if you win" text asks a choice (R6.4), and what is chosen."""
+
+UNIT_PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships"}
+PREFERENCE = ["footman", "ship", "knight"]
+"""Example order of unit types to lose: cheapest first (knights cost 2 mustering points)."""
+
+
+@dataclass
+class _Lines:
+    """Lines of the skeleton; trailing comments aligned per block."""
+
+    out: list[str] = field(default_factory=list)
+    block: list[tuple[str, str]] = field(default_factory=list)
+
+    def note(self, text: str = "") -> None:
+        self.flush()
+        self.out.append(f"## {text}".rstrip() if text else "")
+
+    def live(self, code: str) -> None:
+        self.flush()
+        self.out.append(code)
+
+    def yaml(self, indent: int, code: str, comment: str = "") -> None:
+        """A commented YAML line: ``# `` + indentation + code, with an optional trailing comment."""
+        self.block.append(("# " + "  " * indent + code, comment))
+
+    def flush(self) -> None:
+        if not self.block:
+            return
+        width = max(len(code) for code, comment in self.block if comment) if any(
+            c for _, c in self.block) else 0
+        for code, comment in self.block:
+            self.out.append(f"{code.ljust(width)}  # {comment}" if comment else code)
+        self.block = []
+
+    def text(self) -> str:
+        self.flush()
+        return "\n".join(self.out) + "\n"
+
+
+def _flow(items: Sequence[str]) -> str:
+    return "[" + ", ".join(items) + "]"
+
+
+def _units(units: Sequence[str]) -> str:
+    counts = [(u, sum(1 for x in units if x == u)) for u in ("footman", "knight", "ship")]
+    return ", ".join(f"{n} {u if n == 1 else UNIT_PLURAL[u]}" for u, n in counts if n)
+
+
+def _possible_cards(state: GameState, ruleset: Ruleset) -> list[str]:
+    """Westeros cards that can still resolve this round: any in the decks before the reveal."""
+    if state.phase != "westeros" or state.round <= ruleset.start_round:
+        return []
+    cards: list[str] = []
+    for deck in ruleset.decks.values():
+        for entry in deck:
+            if entry.card not in cards:
+                cards.append(entry.card)
+    return cards
+
+
+def _legal_tokens(ruleset: Ruleset, restrictions: Sequence[str], sea: bool) -> list[str]:
+    forbidden = [RESTRICTED_KIND[r] for r in restrictions if r in RESTRICTED_KIND]
+    out = []
+    for token_id, token in ruleset.order_tokens.items():
+        if token.kind in forbidden or (sea and token.kind == "consolidate_power"):
+            continue
+        out.append(token_id)
+    return out
+
+
+def _token_list(ruleset: Ruleset, restrictions: Sequence[str]) -> str:
+    legal = _legal_tokens(ruleset, restrictions, sea=False)
+    parts = []
+    for token_id, token in ruleset.order_tokens.items():
+        if token_id not in legal:
+            continue
+        text = token_id + ("★" if token.special else "")
+        parts.append(text + (f" ×{token.count}" if token.count > 1 else ""))
+    return ", ".join(parts)
+
+
+def _neighbours_note(state: GameState, house: str, areas: Sequence[str]) -> str:
+    """``a, b (lannister), c (neutral 6)``: areas with who stands there."""
+    parts = []
+    for area_id in areas:
+        here = state.area(area_id)
+        if here.units and here.house != house:
+            parts.append(f"{area_id} ({here.house})")
+        elif here.neutral_force is not None:
+            parts.append(f"{area_id} (neutral {here.neutral_force.strength})")
+        elif here.power_token is not None and here.power_token != house:
+            parts.append(f"{area_id} ({here.power_token} token)")
+        else:
+            parts.append(area_id)
+    return ", ".join(parts) or "none"
+
+
+def order_template(state: GameState, ruleset: Ruleset, house: str,
+                   schema_ref: str = DEFAULT_SCHEMA_REF) -> str:
+    """The order file skeleton of ``house`` for the round of ``state`` (R3–R8; see module doc).
+
+    ``house`` must be in play and the game not ended (the CLI checks both).
+    """
+    s, rs = state, ruleset
+    hs = s.houses[house]
+    phase = s.phase
+    planning = phase in ("westeros", "planning")
+    possible = _possible_cards(s, rs)
+    restrictions = list(s.restrictions)
+    mine = [a for a in rs.area_ids if s.area(a).house == house and s.area(a).units]
+    ordered = [a for a in mine if s.area(a).order is not None] if phase == "action" else mine
+
+    def kind_of(area_id: str) -> str | None:
+        order = s.area(area_id).order
+        return rs.order_tokens[order].kind if order in rs.order_tokens else None
+
+    out = _Lines()
+    out.live(f"# yaml-language-server: $schema={schema_ref}")
+    out.note(f"agot order file of {house}: game {s.game_id}, round {s.round} "
+             f"(the state is at the {phase} phase).")
+    out.note("The $schema line lets YAML-aware editors complete and check this file.")
+    if "://" in schema_ref:
+        out.note(f"It points at {schema_ref}.")
+    else:
+        out.note(f"It expects the schema at {schema_ref}, relative to this file; save it there with:")
+        out.note(f"  agot schema orders > {schema_ref}")
+    out.note("Lines starting with '# ' are YAML: delete the '# ' (keep the indentation) to use them,")
+    out.note("then edit the example value. Lines starting with '##' explain. Left as it is, this file")
+    out.note(f"is valid and submits nothing: the adjudicator will ask for {house}'s decisions.")
+    out.note("Check it before sending: agot validate STATE THIS_FILE")
+    out.live("format: agot-orders/1")
+    out.live(f"round: {s.round}")
+    out.live(f"house: {house}")
+    out.live("")
+
+    # --- orders (R4) ---------------------------------------------------------------------
+    if planning:
+        position = s.tracks["kings_court"].index(house) + 1
+        stars = stars_allowed(s, rs, house)
+        out.note("Orders (R4): at most one per area holding your units; null = no order (R4.1).")
+        out.note(f"Special (★) orders allowed: {stars} (King's Court position {position}, R4.2)"
+                 + ("; a Clash of Kings this round may change it." if "clash_of_kings" in possible
+                    else "."))
+        out.note(f"Order tokens (R0.2): {_token_list(rs, restrictions)}.")
+        out.note("Consolidate Power only on land (R4.3).")
+        if restrictions:
+            for card in restrictions:
+                out.note(f"This round ({card}): {RESTRICTION_TEXT[card]}.")
+        elif possible:
+            coming = [c for c in RESTRICTION_TEXT if c in possible]
+            if coming:
+                out.note(f"Round {s.round}'s Westeros cards are not revealed yet. If they bring:")
+                for card in coming:
+                    out.note(f"  {card}: {RESTRICTION_TEXT[card]};")
+                out.note("an order forbidden by then is asked again (R4.4).")
+        else:
+            out.note("No Westeros card restricts orders this round.")
+        if "mustering" in possible or "supply" in possible or "wildling_attack" in possible:
+            out.note("Mustering, supply and wildling losses in the Westeros phase may change "
+                     "your areas.")
+        if mine:
+            out.yaml(0, "orders:")
+            for area_id in mine:
+                here = s.area(area_id)
+                sea = rs.areas[area_id].is_sea
+                note = f"{rs.areas[area_id].kind}: {_units(here.units)}"
+                if sea:
+                    note += "; no consolidate_power at sea"
+                out.yaml(1, f"{area_id}: null", note)
+        else:
+            out.note(f"{house} has no units on the board: no orders to place.")
+        out.live("")
+    else:
+        placed = ", ".join(f"{a}: {s.area(a).order}" for a in ordered) or "none"
+        out.note(f"Orders are on the board (action phase): {placed}.")
+        out.live("")
+
+    # --- Westeros phase decisions (R3, R7, R8) ---------------------------------------------
+    if "clash_of_kings" in possible:
+        out.note("If Clash of Kings comes (R3.6, R7): bids for the three tracks, in all at most "
+                 f"your available power ({hs.power}).")
+        out.yaml(0, "bids:")
+        for track in TRACKS:
+            out.yaml(1, f"{track}: 0", f"0..{hs.power}")
+        out.live("")
+    if "wildling_attack" in possible:
+        out.note(f"If a Wildling Attack comes (R3.7, R8.1): your bid for the Night's Watch, 0..{hs.power}.")
+        out.yaml(0, "wildlings: 0", f"threat now {s.wildling_threat}")
+        out.live("")
+
+    # --- plans ---------------------------------------------------------------------------
+    out.note("Plans (DESIGN.md §1): answers given in advance; one that no longer fits is asked again.")
+    out.yaml(0, "plans:")
+    if planning and s.holder("kings_court") == house and not s.raven_used and mine:
+        out.note("  Messenger Raven (R4.6): after the reveal, replace one of your orders by an unused")
+        out.note("  token ({area: AREA, order: ORDER}), or null to keep them"
+                 + (" (if you still hold it after a Clash of Kings)." if "clash_of_kings" in possible
+                    else "."))
+        out.yaml(1, "raven: null", f"areas: {', '.join(mine)}")
+
+    # raids (R5.2)
+    raid_areas = [a for a in ordered if phase != "action" or kind_of(a) == "raid"]
+    raid_rows = []
+    for area_id in raid_areas:
+        land = rs.areas[area_id].is_land
+        targets = [t for t in rs.area_ids if t in rs.areas[area_id].adjacent
+                   and not (land and rs.areas[t].is_sea)
+                   and s.area(t).units and s.area(t).house != house]
+        if phase == "action":
+            targets = [t for t in targets if kind_of(t) in ("raid", "support", "consolidate_power")]
+        if targets:
+            raid_rows.append((area_id, targets))
+        elif phase == "action":
+            out.note(f"  Raid in {area_id}: no adjacent order it can remove; it will be removed "
+                     "with no effect (R5.2).")
+    if raid_rows:
+        out.note("  Raids (R5.2), in the order you want them resolved; targets in preference")
+        out.note("  (Raid★: the first two legal); [] = remove the raid with no effect.")
+        out.yaml(1, "raids:")
+        for area_id, targets in raid_rows:
+            out.yaml(2, f"- {{from: {area_id}, targets: []}}", f"may target: {', '.join(targets)}")
+
+    # marches (R5.3–R5.5)
+    march_areas = [a for a in ordered if phase != "action" or kind_of(a) == "march"]
+    if march_areas:
+        out.note("  Marches (R5.3), in the order you want them resolved. moves: {AREA: [units]}, e.g.")
+        out.note("  {karhold: [knight], castle_black: [footman]}; at most one move into another house's")
+        out.note("  units or a neutral force (one battle, R5.3, R5.7); {} = move nothing.")
+        out.note(f"  leave_power_token: keep control of a land area you leave (R5.5; available power "
+                 f"{hs.power}).")
+        out.yaml(1, "marches:")
+        for area_id in march_areas:
+            here = s.area(area_id)
+            direct: list[str] = []
+            for unit in ("footman", "knight", "ship"):
+                if unit in here.standing():
+                    direct += [d for d in rs.areas[area_id].adjacent if d not in direct and
+                               rs.areas[d].is_sea == (unit == "ship")]
+            direct = [a for a in rs.area_ids if a in direct]
+            by_sea = [a for a in destinations(s, rs, house, area_id, "footman")
+                      if a not in direct] if rs.areas[area_id].is_land else []
+            if by_sea:
+                out.note(f"    from {area_id} also by ship transport (R5.4): "
+                         f"{_neighbours_note(s, house, by_sea)}")
+            out.yaml(2, f"- from: {area_id}", f"{_units(here.standing()) or 'all routed'}")
+            out.yaml(2, "  moves: {}", f"to: {_neighbours_note(s, house, direct)}")
+            if rs.areas[area_id].is_land:
+                out.yaml(2, "  leave_power_token: false")
+
+    # support (R6.2)
+    support_areas_ = [a for a in ordered if phase != "action" or kind_of(a) == "support"]
+    support_rows = []
+    for area_id in support_areas_:
+        land = rs.areas[area_id].is_land     # footmen and knights never support at sea (R6.2)
+        reach = [t for t in rs.area_ids if t in rs.areas[area_id].adjacent
+                 and not (land and rs.areas[t].is_sea)]
+        if reach:
+            support_rows.append((area_id, reach))
+    if support_rows:
+        out.note("  Support (R6.2): per Support order, the houses to back in preference; [] = no one.")
+        out.note(f"  Houses: {', '.join(s.order_of_play())}.")
+        out.yaml(1, "support:")
+        for area_id, reach in support_rows:
+            out.yaml(2, f"{area_id}: [{house}]", f"battles in: {', '.join(reach)}")
+        out.yaml(1, "accept_support: true", "take support offered to you (R6.2)")
+
+    # battles (R6)
+    hand = sorted(hs.hand, key=lambda c: (-rs.house_cards[c].strength, hs.hand.index(c)))
+    out.note("  House cards (R6.4): the first rule that applies: {at: AREA, card: C},")
+    out.note("  {against: HOUSE, card: C} or {priority: [C, ...]}. Your hand (strength/swords/forts):")
+    out.note("  " + ", ".join(f"{c} {rs.house_cards[c].strength}/{rs.house_cards[c].swords}/"
+                              f"{rs.house_cards[c].forts}" for c in hand) + ".")
+    out.yaml(1, "house_cards:")
+    out.yaml(2, f"- {{priority: {_flow(hand)}}}")
+    if s.holder("fiefdoms") == house and not s.blade_used:
+        out.yaml(1, "blade: auto", "Valyrian Steel Blade (R6.5): auto, never, always")
+    out.yaml(1, f"casualties: {_flow(PREFERENCE)}", "unit types to lose first (R6.7)")
+    retreat_rows = []
+    for area_id in mine:
+        units = s.area(area_id).units
+        unit = "ship" if all(u == "ship" for u in units) else "footman"
+        options = [d for d in destinations(s, rs, house, area_id, unit)
+                   if not (s.area(d).units and s.area(d).house != house)
+                   and s.area(d).neutral_force is None
+                   and s.area(d).power_token in (None, house)]
+        if options:
+            retreat_rows.append((area_id, options))
+    if retreat_rows:
+        out.note("  Retreats (R6.9): per area where you may defend, where to retreat, in preference.")
+        out.yaml(1, "retreats:")
+        for area_id, options in retreat_rows:
+            out.yaml(2, f"{area_id}: {_flow(options)}")
+    choices = [c for c in hand if c in CARD_CHOICES]
+    if choices:
+        out.note("  Card choices (R6.4), per card: ids in preference; [] = decline.")
+        out.yaml(1, "card_choices:")
+        for card in choices:
+            out.yaml(2, f"{card}: []", CARD_CHOICES[card])
+
+    # Westeros plans (R3.4, R3.5, R8)
+    if "mustering" in possible:
+        castles = [a for a in controlled_areas(s, rs, house) if rs.areas[a].castle]
+        if castles:
+            out.note("  If Mustering comes (R3.5), per castle area you control: footman (1), knight (2),")
+            out.note("  upgrade (1), ship:SEA (1). Areas you leave out muster nothing; [] = nothing.")
+            out.yaml(1, "musters:")
+            for area_id in castles:
+                seas = [a for a in rs.area_ids if a in rs.areas[area_id].adjacent
+                        and rs.areas[a].is_sea
+                        and (not s.area(a).units or s.area(a).house == house)]
+                note = f"{rs.areas[area_id].castle}, {rs.areas[area_id].mustering_points} point" + (
+                    "s" if rs.areas[area_id].mustering_points != 1 else "")
+                if seas:
+                    note += f"; ships: {', '.join('ship:' + a for a in seas)}"
+                out.yaml(2, f"{area_id}: []", note)
+    if "supply" in possible:
+        out.yaml(1, f"supply_reductions: {_flow(PREFERENCE)}",
+                 "if Supply leaves armies over the limit (R3.4, R9)")
+    if "wildling_attack" in possible:
+        out.yaml(1, f"wildling_losses: {_flow(PREFERENCE)}", "if the wildlings win (R8.4)")
+        out.yaml(1, f"wildling_reward: {_flow(hs.discards)}",
+                 "card to take back if the Night's Watch wins and you bid most (R8.3); "
+                 f"discards now: {', '.join(hs.discards) or 'none'}")
+    if s.holder("iron_throne") == house:
+        out.yaml(1, f"tie_break: {_flow(s.order_of_play())}",
+                 "as Iron Throne holder: order of tied houses (R7.2, R8)")
+    out.live("")
+    out.note("Direct answers to decisions announced by a stopped run go under answers:, by id:")
+    out.yaml(0, "answers: {}")
+    return out.text()
