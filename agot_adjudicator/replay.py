@@ -67,8 +67,10 @@ def text_diff(expected: str, recorded: str, name: str, limit: int = 40) -> list[
 
 
 def state_diff(expected: str, recorded: str, ruleset: Ruleset) -> list[str]:
-    """What differs between two state texts."""
-    return text_diff(expected, recorded, "state.yaml")
+    """What differs between two state texts, in game terms (``agot diff``)."""
+    from agot_adjudicator.diff import explain_state_texts
+
+    return explain_state_texts(expected, recorded, ruleset)
 
 
 def _read(path: Path) -> str | None:
