@@ -50,6 +50,9 @@ TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_cour
 TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
                "messenger_raven": "Messenger Raven"}
 PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships"}
+HALO = (("stroke", "#ffffff"), ("stroke-width", 3), ("stroke-linejoin", "round"),
+        ("paint-order", "stroke"))
+"""A white outline behind text drawn over the sea's waves."""
 
 
 # --- small helpers ---------------------------------------------------------------------------
@@ -245,12 +248,13 @@ def _unit_row(x: float, y: float, house: str, units: Sequence[str], routed: Sequ
         standing[unit] -= 1
     for group, is_routed in ((standing, False), (Counter(routed), True)):
         if is_routed and routed:
-            parts.append(_text(cx - 2, y + 4, "r", 10, weight="bold", extra=[("font-style", "italic")]))
+            parts.append(_text(cx - 2, y + 4, "r", 10, weight="bold",
+                               extra=[("font-style", "italic"), *HALO]))
             cx += 8
         for unit in UNIT_TYPES:
             if group[unit] > 0:
                 parts.append(_unit_glyph(cx + 6, y, unit, house, is_routed))
-                parts.append(_text(cx + 14, y + 4.5, str(group[unit]), 12, weight="bold"))
+                parts.append(_text(cx + 14, y + 4.5, str(group[unit]), 12, weight="bold", extra=HALO))
                 cx += 28
     return "".join(parts)
 
@@ -369,13 +373,13 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
         ny = top + height * 0.22
         size = _name_size(area.name, height * 0.35)
         parts.append(_text(cx + 4, ny, area.name, size, anchor="middle", weight="bold",
-                           extra=[("transform", f"rotate(-90 {_n(cx)} {_n(ny)})")]))
+                           extra=[("transform", f"rotate(-90 {_n(cx)} {_n(ny)})"), *HALO]))
     else:
         name_left = left + (30 if area.castle == "stronghold" else 22 if area.castle else 6)
         name_right = right - (26 if area.home_of else 6)
         parts.append(_text((name_left + name_right) / 2, ftop + 21, area.name,
                            _name_size(area.name, name_right - name_left), anchor="middle",
-                           weight="bold"))
+                           weight="bold", extra=HALO if area.is_sea else ()))
     if area.castle:
         parts.append(_castle_icon(left + 6, top + 9, area.castle))
     if area.home_of:
@@ -393,9 +397,12 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
     if narrow:
         units_xy = (cx - 24, cy)
         order_xy = (cx, cy + 34)
-    elif area.is_sea:
+    elif area.is_sea and width >= LAND_SIZE[0]:
         units_xy = (left + 8, ftop + 48)
         order_xy = (right - 22, ftop + 48)
+    elif area.is_sea:
+        units_xy = (left + 8, ftop + 46)
+        order_xy = (cx, ftop + 76)
     else:
         units_xy = (left + 8, ftop + 62)
         order_xy = (right - 20, ftop + 74)
