@@ -91,8 +91,8 @@ def _text(x: float, y: float, text: str, size: float = 12, *, anchor: str = "sta
 
 
 def house_style(house: str) -> tuple[str, str, str]:
-    """Fill, ink and letter of a house (a grey lettered style for a house the table lacks)."""
-    return HOUSE_STYLES.get(house, ("#bbbbbb", "#111111", house[:1].upper()))
+    """Fill, ink and letter of a house (grey for neutral units and houses the table lacks)."""
+    return HOUSE_STYLES.get(house, ("#a8a8a8", "#111111", house[:1].upper()))
 
 
 def _units_text(units: Sequence[str]) -> str:
@@ -254,7 +254,7 @@ def _unit_row(x: float, y: float, house: str, units: Sequence[str], routed: Sequ
         for unit in UNIT_TYPES:
             if group[unit] > 0:
                 parts.append(_unit_glyph(cx + 6, y, unit, house, is_routed))
-                parts.append(_text(cx + 14, y + 4.5, str(group[unit]), 12, weight="bold", extra=HALO))
+                parts.append(_text(cx + 14, y + 4.5, str(group[unit]), 13, weight="bold", extra=HALO))
                 cx += 28
     return "".join(parts)
 
@@ -329,7 +329,7 @@ def _order_token(x: float, y: float, label: str | None, house: str) -> str:
 # --- areas -----------------------------------------------------------------------------------
 
 def _name_size(name: str, room: float) -> float:
-    return max(8.0, min(12.0, room / (0.62 * max(len(name), 1))))
+    return max(8.0, min(14.0, room / (0.68 * max(len(name), 1))))
 
 
 def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
@@ -417,20 +417,22 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
                                      ("stroke-width", 1.2)]))
         parts.append(_text(left + 20, ftop + 78.5, str(nf.strength), 12, anchor="middle",
                            weight="bold", fill="#ffffff"))
-        label = "neutral"
-        if nf.house:
-            label = f"{nf.house}: {_units_short(nf.units)}"
-        parts.append(_text(left + 36, ftop + 78, label, 10, extra=[("font-style", "italic")]))
+        x = left + 38
+        if nf.house:  # a house not in play (R12.2): its units in grey, then its name
+            counts = Counter(nf.units)
+            for unit in UNIT_TYPES:
+                if counts[unit]:
+                    parts.append(_unit_glyph(x + 4, ftop + 74, unit, "neutral"))
+                    parts.append(_text(x + 12, ftop + 78.5, str(counts[unit]), 12, weight="bold",
+                                       extra=HALO))
+                    x += 26
+        parts.append(_text(x, ftop + 78, nf.house or "neutral", 10,
+                           extra=[("font-style", "italic"), *HALO]))
     if order_shown is not None and here.house is not None:
         label = None if order_shown == "hidden" else order_label(ruleset, order_shown)
         parts.append(_order_token(order_xy[0], order_xy[1], label, here.house))
     parts.append("</g>")
     return "".join(parts)
-
-
-def _units_short(units: Sequence[str]) -> str:
-    counts = Counter(units)
-    return " ".join(f"{counts[u]}{u[0].upper()}" for u in UNIT_TYPES if counts[u])
 
 
 def _area_title(ruleset: Ruleset, area: Area, here: AreaState, ctrl: str | None,
