@@ -239,23 +239,26 @@ def _unit_glyph(x: float, y: float, unit: str, house: str, routed: bool = False)
                            ("stroke", "#000000"), ("stroke-width", 1.8)]))
 
 
-def _unit_row(x: float, y: float, house: str, units: Sequence[str], routed: Sequence[str]) -> str:
-    """Badge, then each standing unit type with its count, then the routed ones."""
+def _unit_rows(x: float, y: float, house: str, units: Sequence[str], routed: Sequence[str],
+               routed_at: tuple[float, float]) -> str:
+    """Badge and each standing unit type with its count at (x, y); the routed ones at ``routed_at``."""
     parts = [_badge(x + 8, y, house)]
-    cx = x + 22
     standing = Counter(units)
     for unit in routed:
         standing[unit] -= 1
-    for group, is_routed in ((standing, False), (Counter(routed), True)):
-        if is_routed and routed:
-            parts.append(_text(cx - 2, y + 4, "r", 10, weight="bold",
-                               extra=[("font-style", "italic"), *HALO]))
-            cx += 8
+
+    def glyphs(cx: float, cy: float, group: Counter[str], is_routed: bool) -> None:
         for unit in UNIT_TYPES:
             if group[unit] > 0:
-                parts.append(_unit_glyph(cx + 6, y, unit, house, is_routed))
-                parts.append(_text(cx + 14, y + 4.5, str(group[unit]), 13, weight="bold", extra=HALO))
-                cx += 28
+                parts.append(_unit_glyph(cx + 6, cy, unit, house, is_routed))
+                parts.append(_text(cx + 14, cy + 4.5, str(group[unit]), 13, weight="bold", extra=HALO))
+                cx += 27
+
+    glyphs(x + 22, y, standing, False)
+    if routed:
+        rx, ry = routed_at
+        parts.append(_text(rx, ry + 4, "r", 10, weight="bold", extra=[("font-style", "italic"), *HALO]))
+        glyphs(rx + 7, ry, Counter(routed), True)
     return "".join(parts)
 
 
@@ -395,19 +398,20 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
             parts.append(_crown(x, ftop + 41))
             x += 18
     if narrow:
-        units_xy = (cx - 24, cy)
-        order_xy = (cx, cy + 34)
+        units_xy, routed_xy = (cx - 24, cy), (cx - 16, cy + 22)
+        order_xy = (cx, cy + (54 if here.routed else 34))
     elif area.is_sea and width >= LAND_SIZE[0]:
-        units_xy = (left + 8, ftop + 48)
+        units_xy, routed_xy = (left + 8, ftop + 48), (left + 64, ftop + 48)
         order_xy = (right - 22, ftop + 48)
     elif area.is_sea:
-        units_xy = (left + 8, ftop + 46)
-        order_xy = (cx, ftop + 76)
+        units_xy, routed_xy = (left + 8, ftop + 46), (left + 22, ftop + 68)
+        order_xy = (right - 20, ftop + 70)
     else:
-        units_xy = (left + 8, ftop + 62)
+        units_xy, routed_xy = (left + 8, ftop + 62), (left + 32, ftop + 81)
         order_xy = (right - 20, ftop + 74)
     if here.units and here.house is not None:
-        parts.append(_unit_row(units_xy[0], units_xy[1], here.house, here.units, here.routed))
+        parts.append(_unit_rows(units_xy[0], units_xy[1], here.house, here.units, here.routed,
+                                routed_xy))
     if here.power_token is not None:
         parts.append(_power_token(left + 18, ftop + 80, here.power_token))
     if here.neutral_force is not None:
