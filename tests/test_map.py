@@ -220,6 +220,13 @@ def test_a_house_sees_only_its_own_orders_before_the_reveal(ruleset):
     assert all(revealed[f"area-{a}"].get("data-order") == state.area(a).order for a in owners)
 
 
+def test_drawing_does_not_change_the_state(ruleset):
+    state = _mid_round(ruleset)
+    before = state.to_dict(ruleset)
+    render_svg(state, ruleset, house="stark", orders=True)
+    assert state.to_dict(ruleset) == before
+
+
 def test_hands_decks_and_seed_are_never_drawn(ruleset):
     state = new_game(ruleset, list(ruleset.players[5]), 987654321, "g")
     for house in (None, "stark"):
