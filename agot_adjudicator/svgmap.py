@@ -250,8 +250,11 @@ def _unit_rows(x: float, y: float, house: str, units: Sequence[str], routed: Seq
     def glyphs(cx: float, cy: float, group: Counter[str], is_routed: bool) -> None:
         for unit in UNIT_TYPES:
             if group[unit] > 0:
-                parts.append(_unit_glyph(cx + 6, cy, unit, house, is_routed))
-                parts.append(_text(cx + 14, cy + 4.5, str(group[unit]), 13, weight="bold", extra=HALO))
+                attrs = [("class", "unit"), ("data-unit", unit), ("data-count", group[unit]),
+                         ("data-routed", "true" if is_routed else None)]
+                parts.append(f"<g{_attrs(attrs)}>" + _unit_glyph(cx + 6, cy, unit, house, is_routed)
+                             + _text(cx + 14, cy + 4.5, str(group[unit]), 13, weight="bold",
+                                     extra=HALO) + "</g>")
                 cx += 27
 
     glyphs(x + 22, y, standing, False)
@@ -413,9 +416,11 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
         parts.append(_unit_rows(units_xy[0], units_xy[1], here.house, here.units, here.routed,
                                 routed_xy))
     if here.power_token is not None:
-        parts.append(_power_token(left + 18, ftop + 80, here.power_token))
+        parts.append(f"<g class=\"power-token\" data-house=\"{here.power_token}\">"
+                     + _power_token(left + 18, ftop + 80, here.power_token) + "</g>")
     if here.neutral_force is not None:
         nf = here.neutral_force
+        parts.append(f"<g class=\"neutral-force\" data-strength=\"{nf.strength}\">")
         parts.append(_el("polygon", [("points", _octagon(left + 20, ftop + 74, 12)),
                                      ("fill", "#7d7d7d"), ("stroke", "#000000"),
                                      ("stroke-width", 1.2)]))
@@ -432,9 +437,11 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
                     x += 26
         parts.append(_text(x, ftop + 78, nf.house or "neutral", 10,
                            extra=[("font-style", "italic"), *HALO]))
+        parts.append("</g>")
     if order_shown is not None and here.house is not None:
         label = None if order_shown == "hidden" else order_label(ruleset, order_shown)
-        parts.append(_order_token(order_xy[0], order_xy[1], label, here.house))
+        parts.append(f"<g class=\"order\" data-order=\"{order_shown}\">"
+                     + _order_token(order_xy[0], order_xy[1], label, here.house) + "</g>")
     parts.append("</g>")
     return "".join(parts)
 

@@ -40,6 +40,21 @@ def _by_id(root: ET.Element) -> dict[str, ET.Element]:
     return {e.get("id"): e for e in root.iter() if e.get("id")}
 
 
+def _drawn(g: ET.Element, cls: str) -> list[ET.Element]:
+    """The drawn pieces of class ``cls`` inside an area's group."""
+    return [e for e in g.iter(f"{SVG}g") if e.get("class") == cls]
+
+
+def _drawn_units(g: ET.Element, routed: bool = False) -> Counter[str]:
+    """Units drawn in an area (glyph groups of the standing or the routed row)."""
+    out: Counter[str] = Counter()
+    for e in _drawn(g, "unit"):
+        if (e.get("data-routed") == "true") == routed:
+            out[e.get("data-unit")] += int(e.get("data-count"))
+            assert e.find(f"{SVG}text").text == e.get("data-count")  # the count is printed
+    return out
+
+
 def _mid_round(ruleset) -> GameState:
     """A 5-player state in the action phase: orders on the board, a routed knight, tokens."""
     state = new_game(ruleset, list(ruleset.players[5]), 7, "map-test")
@@ -140,8 +155,11 @@ def test_every_area_unit_and_token_of_a_new_game_is_drawn(ruleset):
             assert Counter(g.get("data-units").split(",")) == Counter(here.units)
         else:
             assert g.get("data-units") is None
+        assert _drawn_units(g) == Counter(here.units)
         nf = here.neutral_force
         assert g.get("data-neutral-force") == (str(nf.strength) if nf else None)
+        assert [e.get("data-strength") for e in _drawn(g, "neutral-force")] == \
+            ([str(nf.strength)] if nf else [])
         assert g.get("data-order") is None
         # the box is drawn where the ruleset puts it
         rect = g.find(f"{SVG}rect")
@@ -191,7 +209,16 @@ def test_orders_routed_units_and_power_tokens_are_drawn_with_orders_flag(ruleset
     assert all(e.get("data-order") is None for e in plain.values())
     ids = _by_id(_parse(render_svg(state, ruleset, orders=True)))
     for area_id in ruleset.area_ids:
-        assert ids[f"area-{area_id}"].get("data-order") == state.area(area_id).order
+        here = state.area(area_id)
+        g = ids[f"area-{area_id}"]
+        assert g.get("data-order") == here.order
+        assert [e.get("data-order") for e in _drawn(g, "order")] == ([here.order] if here.order else [])
+        assert [e.get("data-house") for e in _drawn(g, "power-token")] == \
+            ([here.power_token] if here.power_token else [])
+        standing = Counter(here.units)
+        standing.subtract(here.routed)
+        assert _drawn_units(g) == +standing
+        assert _drawn_units(g, routed=True) == Counter(here.routed)
     assert ids["area-winterfell"].get("data-routed") == "footman"
     assert ids["area-the_twins"].get("data-power-token") == "stark"
     assert ids["area-the_twins"].get("data-controller") == "stark"
@@ -209,6 +236,7 @@ def test_a_house_sees_only_its_own_orders_before_the_reveal(ruleset):
     for area_id, owner in owners.items():
         want = state.area(area_id).order if owner == "stark" else "hidden"
         assert ids[f"area-{area_id}"].get("data-order") == want
+        assert [e.get("data-order") for e in _drawn(ids[f"area-{area_id}"], "order")] == [want]
     lannister_orders = {state.area(a).order for a, h in owners.items() if h == "lannister"}
     stark_orders = {state.area(a).order for a, h in owners.items() if h == "stark"}
     for order in lannister_orders - stark_orders:
