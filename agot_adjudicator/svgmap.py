@@ -29,8 +29,8 @@ LAND_SIZE = (150.0, 92.0)
 """Width and height of an area's box when board.yaml gives no ``size``."""
 MARGIN = 16.0
 PANEL_WIDTH = 360.0
-FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-"""Common local fonts, then the generic family: nothing is fetched."""
+FONT = "sans-serif"
+"""The generic family only: no font is named, fetched or embedded."""
 
 HOUSE_STYLES: dict[str, tuple[str, str, str]] = {
     "stark": ("#ececec", "#111111", "S"),
