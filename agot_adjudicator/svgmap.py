@@ -335,11 +335,13 @@ def _order_token(x: float, y: float, label: str | None, house: str) -> str:
 # --- areas -----------------------------------------------------------------------------------
 
 def _name_size(name: str, room: float) -> float:
+    """Font size that fits ``name`` (bold) in ``room`` pixels, between 8 and 14."""
     return max(8.0, min(14.0, room / (0.68 * max(len(name), 1))))
 
 
 def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
           show_orders: bool) -> str:
+    """One area's group: box, controller bar, name, icons, units, tokens and (if asked) its order."""
     area = ruleset.areas[area_id]
     here: AreaState = state.area(area_id)
     left, top, right, bottom = area_box(area)
@@ -383,13 +385,23 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
     else:
         name_left = left + (30 if area.castle == "stronghold" else 22 if area.castle else 6)
         name_right = right - (26 if area.home_of else 6)
-        parts.append(_text((name_left + name_right) / 2, ftop + 21, area.name,
-                           _name_size(area.name, name_right - name_left), anchor="middle",
-                           weight="bold", extra=HALO if area.is_sea else ()))
+        size = _name_size(area.name, name_right - name_left)
+        if area.is_sea and size < 11 and " " in area.name:  # two lines rather than tiny text
+            words = area.name.split(" ")
+            cut = min(range(1, len(words)),
+                      key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+            lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+            size = min(_name_size(line, name_right - name_left) for line in lines)
+            for i, line in enumerate(lines):
+                parts.append(_text(cx, ftop + 13 + i * (size + 2), line, size, anchor="middle",
+                                   weight="bold", extra=HALO))
+        else:
+            parts.append(_text((name_left + name_right) / 2, ftop + 21, area.name, size,
+                               anchor="middle", weight="bold", extra=HALO if area.is_sea else ()))
     if area.castle:
-        parts.append(_castle_icon(left + 6, top + 9, area.castle))
+        parts.append(_castle_icon(left + 6, ftop + 9, area.castle))
     if area.home_of:
-        parts.append(_shield(right - 22, top + 8, area.home_of))
+        parts.append(_shield(right - 22, ftop + 8, area.home_of))
     if area.is_land:
         x = left + 10
         for _ in range(area.supply):
