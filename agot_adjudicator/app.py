@@ -208,6 +208,17 @@ def state_text(state: GameState, ruleset: Ruleset) -> str:
     return dump_yaml(state.to_dict(ruleset), header=STATE_HEADER)
 
 
+def map_svg(state_path: str, ruleset: Ruleset, house: str | None = None,
+            orders: bool = False) -> str:
+    """``agot map``: the SVG picture of a state file's board (see :mod:`agot_adjudicator.svgmap`)."""
+    from agot_adjudicator.svgmap import render_svg
+
+    _, state = load_state(state_path, ruleset)
+    if house is not None and house not in state.houses:
+        raise UsageError(f"--house {house}: not a house in play ({', '.join(state.order_of_play())})")
+    return render_svg(state, ruleset, house=house, orders=orders)
+
+
 def exists(path: str) -> bool:
     return Path(path).exists()
 

@@ -18,7 +18,13 @@ import click
 
 from agot_adjudicator import __version__, app
 from agot_adjudicator.errors import AgotError, ExitCode, InputError, UsageError
-from agot_adjudicator.files import SCHEMA_NAMES, load_schema, write_all_atomic, write_atomic
+from agot_adjudicator.files import (
+    SCHEMA_NAMES,
+    load_schema,
+    same_file,
+    write_all_atomic,
+    write_atomic,
+)
 from agot_adjudicator.ruleset import Ruleset, export_ruleset, load_ruleset
 from agot_adjudicator.views import show_text
 
@@ -138,6 +144,25 @@ def show(ctx: click.Context, state: str, house: str | None) -> None:
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
     click.echo(show_text(game, ruleset, house), nl=False)
+
+
+@main.command("map", epilog=EPILOG)
+@click.argument("state", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Where to write the SVG picture.")
+@click.option("--house", help="Draw only what this house may see (others' unrevealed orders face down).")
+@click.option("--orders", "show_orders", is_flag=True,
+              help="Draw the orders placed on the board (states in the action phase).")
+@click.pass_context
+@handle_errors
+def map_command(ctx: click.Context, state: str, output: str, house: str | None,
+                show_orders: bool) -> None:
+    """Draw the board of STATE as an SVG picture: areas, units, tokens and tracks."""
+    ruleset = ruleset_of(ctx)
+    if same_file(output, state):
+        raise UsageError(f"refusing to write the picture {output} over the state {state}")
+    write_atomic(output, app.map_svg(state, ruleset, house, show_orders))
+    click.echo(f"wrote {output}")
 
 
 @main.command(epilog=EPILOG)

@@ -46,7 +46,10 @@ class Area:
     castle: str | None = None
     home_of: str | None = None
     island: bool = False
-    xy: tuple[float, float] = (0.0, 0.0)
+    xy: tuple[float, float] | None = None
+    """Centre of the area's box on the schematic map (``agot map``); presentation only."""
+    size: tuple[float, float] | None = None
+    """Width and height of that box, if not the default; presentation only."""
 
     @property
     def is_land(self) -> bool:
@@ -234,11 +237,32 @@ def _parse_path(path: str) -> list[str | int]:
     return keys
 
 
+LAYOUT_KEYS = ("xy", "size")
+"""Keys of a board area that only place it on the map: not part of the content hash."""
+
+
+def _without_layout(part: str, data: Any) -> Any:
+    """The data of one ruleset part without the map layout (board areas' ``xy`` and ``size``)."""
+    if part != "board" or not isinstance(data, dict) or not isinstance(data.get("areas"), dict):
+        return data
+    areas = {a: ({k: x for k, x in v.items() if k not in LAYOUT_KEYS} if isinstance(v, dict) else v)
+             for a, v in data["areas"].items()}
+    return {**data, "areas": areas}
+
+
 def content_hash(docs: Mapping[str, Document]) -> str:
-    """SHA-256 of the ruleset's content (canonical JSON, independent of comments/layout)."""
-    data = {_PART[f]: d.data for f, d in sorted(docs.items())}
+    """SHA-256 of the ruleset's rules content (canonical JSON).
+
+    Independent of comments and YAML layout, and of the map layout (``xy``,
+    ``size``): moving a box on the map does not change which states a ruleset accepts.
+    """
+    data = {_PART[f]: _without_layout(_PART[f], d.data) for f, d in sorted(docs.items())}
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+def _pair(value: Any) -> tuple[float, float] | None:
+    return None if value is None else (value[0], value[1])
 
 
 def _build(docs: Mapping[str, Document], source: str) -> Ruleset:
@@ -257,7 +281,7 @@ def _build(docs: Mapping[str, Document], source: str) -> Ruleset:
             id=area_id, name=v["name"], kind=v["kind"], adjacent=tuple(sorted(v["adjacent"])),
             supply=v.get("supply", 0), power=v.get("power", 0), castle=v.get("castle"),
             home_of=v.get("home_of"), island=v.get("island", False),
-            xy=tuple(v.get("xy", (0, 0))),  # type: ignore[arg-type]
+            xy=_pair(v.get("xy")), size=_pair(v.get("size")),
         )
     house_cards = {}
     cards_by_house = {}
@@ -349,6 +373,8 @@ def integrity_problems(rs: Ruleset) -> list[str]:
             p.append(f"board: island {area.id} has land neighbours: {', '.join(land_neighbours)}")
         if area.is_land and not area.island and not land_neighbours:
             p.append(f"board: {area.id} has no land neighbours but is not marked island: true")
+        if area.xy is None:
+            p.append(f"board: {area.id} has no xy (its place on the map)")
     for house in rs.houses:
         if list(rs.cards_by_house.get(house, ())) == [] or len(rs.cards_by_house[house]) != 7:
             n = len(rs.cards_by_house.get(house, ()))

@@ -1,0 +1,741 @@
+"""The board as an SVG picture (``agot map``): a schematic map and the tracks beside it.
+
+Every area of the ruleset is a box at its ``xy`` (board.yaml), land and sea
+filled differently; a border (adjacency) is a line between the facing sides of
+two boxes. Each box shows the area's castle, supply barrels and power crowns
+(R3.4, R3.5, R3.8), home shield (R5.6), controller (R13.1), units (R0.4; routed
+units apart, R6.10), power token (R5.5), neutral force (R0.6, R12.2) and, when
+asked, its order (R4). A side panel shows the round, the wildling threat (R0.8),
+the three influence tracks with their special tokens (R1.4, R4.2), the supply
+track (R9.2) and each house's power, castles, hand size and discards.
+
+Pure and deterministic: no I/O, fonts by generic family only, elements in the
+ruleset's fixed order, numbers printed the same way everywhere. Stdlib only.
+Elements carry ids and ``data-*`` attributes (``id="area-winterfell"``,
+``data-units="footman,knight"``) so that tests and scripts can read the picture.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from agot_adjudicator.engine.board import controller
+from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
+from agot_adjudicator.state import AreaState, GameState
+
+LAND_SIZE = (150.0, 92.0)
+"""Width and height of an area's box when board.yaml gives no ``size``."""
+MARGIN = 16.0
+PANEL_WIDTH = 360.0
+FONT = "sans-serif"
+"""The generic family only: no font is named, fetched or embedded."""
+
+HOUSE_STYLES: dict[str, tuple[str, str, str]] = {
+    "stark": ("#ececec", "#111111", "S"),
+    "baratheon": ("#ffd700", "#111111", "B"),
+    "tyrell": ("#5aa83c", "#111111", "T"),
+    "lannister": ("#9e1b1b", "#ffffff", "L"),
+    "greyjoy": ("#1c1c1c", "#ffffff", "G"),
+}
+"""Fill, ink and letter per house: the printed colours (Stark white/grey, Baratheon
+yellow, Tyrell green, Lannister red, Greyjoy black), far apart in lightness
+(about 236, 203, 133, 66, 28 in grey) and lettered, so a grey print stays legible."""
+
+LAND_FILL, LAND_STROKE = "#f4ecd6", "#7a6a4f"
+SEA_STROKE = "#3f6a96"
+ORDER_CODES = {"march": "M", "defense": "D", "support": "S", "raid": "R", "consolidate_power": "C"}
+TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
+TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
+               "messenger_raven": "Messenger Raven"}
+PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships"}
+HALO = (("stroke", "#ffffff"), ("stroke-width", 3), ("stroke-linejoin", "round"),
+        ("paint-order", "stroke"))
+"""A white outline behind text drawn over the sea's waves."""
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+def _n(value: float) -> str:
+    """A number as SVG text, the same on every platform.
+
+    >>> _n(3.0), _n(2.25), _n(-0.5)
+    ('3', '2.2', '-0.5')
+    """
+    rounded = round(value, 1)
+    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+
+
+def _attrs(attrs: Sequence[tuple[str, object]]) -> str:
+    parts = []
+    for key, value in attrs:
+        if value is None:
+            continue
+        text = _n(value) if isinstance(value, float | int) and not isinstance(value, bool) else str(value)
+        parts.append(f" {key}={quoteattr(text)}")
+    return "".join(parts)
+
+
+def _el(tag: str, attrs: Sequence[tuple[str, object]], text: str | None = None) -> str:
+    if text is None:
+        return f"<{tag}{_attrs(attrs)}/>"
+    return f"<{tag}{_attrs(attrs)}>{escape(text)}</{tag}>"
+
+
+def _text(x: float, y: float, text: str, size: float = 12, *, anchor: str = "start",
+          weight: str | None = None, fill: str = "#111111", extra: Sequence[tuple[str, object]] = ()
+          ) -> str:
+    return _el("text", [("x", x), ("y", y), ("font-size", size), ("text-anchor", anchor),
+                        ("font-weight", weight), ("fill", fill), *extra], text)
+
+
+def house_style(house: str) -> tuple[str, str, str]:
+    """Fill, ink and letter of a house (grey for neutral units and houses the table lacks)."""
+    return HOUSE_STYLES.get(house, ("#a8a8a8", "#111111", house[:1].upper()))
+
+
+def _units_text(units: Sequence[str]) -> str:
+    counts = Counter(units)
+    return ", ".join(f"{counts[u]} {u if counts[u] == 1 else PLURAL[u]}" for u in UNIT_TYPES
+                     if counts[u])
+
+
+def order_label(ruleset: Ruleset, order_id: str) -> str:
+    """Short label of an order token (R0.2).
+
+    >>> from agot_adjudicator.ruleset import load_ruleset
+    >>> rs = load_ruleset()
+    >>> [order_label(rs, o) for o in ("march_plus1", "defense_plus2", "support", "raid")]
+    ['M+1★', 'D+2★', 'S0', 'R']
+    """
+    token = ruleset.order_tokens[order_id]
+    bonus = ""
+    if token.kind in ("march", "support") or token.bonus:
+        bonus = f"{token.bonus:+d}" if token.bonus else "0"
+    return ORDER_CODES.get(token.kind, "?") + bonus + ("★" if token.special else "")
+
+
+def order_name(ruleset: Ruleset, order_id: str) -> str:
+    token = ruleset.order_tokens[order_id]
+    words = token.kind.replace("_", " ")
+    if token.kind in ("march", "support") or token.bonus:
+        words += f" {token.bonus:+d}" if token.bonus else " 0"
+    return words + (" (special)" if token.special else "")
+
+
+# --- geometry --------------------------------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+
+
+def area_box(area: Area) -> Box:
+    """The area's box on the map: left, top, right, bottom."""
+    x, y = area.xy or (0.0, 0.0)
+    w, h = area.size or LAND_SIZE
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return max(lo, min(hi, v))
+
+
+def border_segment(ruleset: Ruleset, a: str, b: str) -> tuple[float, float, float, float]:
+    """The line drawn for the border of ``a`` and ``b``: between the facing sides of their boxes."""
+    def anchor(one: Box, other: Box) -> tuple[float, float]:
+        inset = 12.0
+        lo, hi = max(one[0], other[0]), min(one[2], other[2])
+        tx = (lo + hi) / 2 if lo < hi else (other[0] + other[2]) / 2
+        lo, hi = max(one[1], other[1]), min(one[3], other[3])
+        ty = (lo + hi) / 2 if lo < hi else (other[1] + other[3]) / 2
+        return (_clamp(tx, one[0] + inset, one[2] - inset), _clamp(ty, one[1] + inset, one[3] - inset))
+    box_a, box_b = area_box(ruleset.areas[a]), area_box(ruleset.areas[b])
+    (x1, y1), (x2, y2) = anchor(box_a, box_b), anchor(box_b, box_a)
+    return (x1, y1, x2, y2)
+
+
+def _segment_meets_box(seg: tuple[float, float, float, float], box: Box, margin: float) -> bool:
+    """Whether a segment passes through a box grown by ``margin`` (Liang–Barsky clipping)."""
+    x1, y1, x2, y2 = seg
+    left, top, right, bottom = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
+    dx, dy = x2 - x1, y2 - y1
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x1 - left), (dx, right - x1), (-dy, y1 - top), (dy, bottom - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    return t0 < t1
+
+
+def borders(ruleset: Ruleset) -> list[tuple[str, str]]:
+    """Every border once, as (a, b) with a before b in the ruleset's area order."""
+    order = {a: i for i, a in enumerate(ruleset.area_ids)}
+    return [(a, b) for a in ruleset.area_ids for b in ruleset.areas[a].adjacent
+            if order[a] < order[b]]
+
+
+def layout_problems(ruleset: Ruleset, gap: float = 6.0) -> list[str]:
+    """Where the map would mislead: boxes closer than ``gap``, or a border line through a third box."""
+    problems = []
+    ids = ruleset.area_ids
+    for i, a in enumerate(ids):
+        box_a = area_box(ruleset.areas[a])
+        for b in ids[i + 1:]:
+            box_b = area_box(ruleset.areas[b])
+            if (box_a[0] < box_b[2] + gap and box_b[0] < box_a[2] + gap
+                    and box_a[1] < box_b[3] + gap and box_b[1] < box_a[3] + gap):
+                problems.append(f"boxes of {a} and {b} overlap or touch")
+    for a, b in borders(ruleset):
+        seg = border_segment(ruleset, a, b)
+        for c in ids:
+            if c not in (a, b) and _segment_meets_box(seg, area_box(ruleset.areas[c]), 4.0):
+                problems.append(f"border {a}-{b} crosses {c}")
+    return problems
+
+
+# --- drawing pieces --------------------------------------------------------------------------
+
+def _defs() -> str:
+    return ("<defs>"
+            "<pattern id=\"sea\" width=\"24\" height=\"12\" patternUnits=\"userSpaceOnUse\">"
+            "<rect width=\"24\" height=\"12\" fill=\"#c4daf0\"/>"
+            "<path d=\"M0 8 Q6 4 12 8 T24 8\" fill=\"none\" stroke=\"#9cbde0\" stroke-width=\"1.2\"/>"
+            "</pattern></defs>")
+
+
+def _badge(x: float, y: float, house: str, size: float = 16) -> str:
+    """A house badge: a square in the house colour with its letter, centred on (x, y)."""
+    fill, ink, letter = house_style(house)
+    half = size / 2
+    return (_el("rect", [("x", x - half), ("y", y - half), ("width", size), ("height", size),
+                         ("rx", 3), ("fill", fill), ("stroke", "#000000"), ("stroke-width", 1)])
+            + _text(x, y + size * 0.33, letter, size * 0.72, anchor="middle", weight="bold",
+                    fill=ink))
+
+
+def _unit_glyph(x: float, y: float, unit: str, house: str, routed: bool = False) -> str:
+    """Footman: circle; knight: diamond; ship: hull. Routed: hollow and dashed (R6.10)."""
+    style = [("fill", house_style(house)[0]), ("stroke", "#000000"), ("stroke-width", 1.2)]
+    if unit == "footman":
+        glyph = _el("circle", [("cx", x), ("cy", y), ("r", 5.5), *style])
+    elif unit == "knight":
+        glyph = _el("path", [("d", f"M{_n(x)} {_n(y - 7)}L{_n(x + 6)} {_n(y)}L{_n(x)} {_n(y + 7)}"
+                                   f"L{_n(x - 6)} {_n(y)}Z"), *style])
+    else:
+        glyph = _el("path", [("d", f"M{_n(x - 7)} {_n(y - 1)}L{_n(x + 7)} {_n(y - 1)}L{_n(x + 4)} "
+                                   f"{_n(y + 5)}L{_n(x - 4)} {_n(y + 5)}ZM{_n(x)} {_n(y - 1)}L{_n(x)} "
+                                   f"{_n(y - 8)}L{_n(x + 5)} {_n(y - 3)}L{_n(x)} {_n(y - 3)}"), *style])
+    if not routed:
+        return glyph
+    # laid down: the glyph turned on its side and struck through
+    return (f"<g transform=\"rotate(90 {_n(x)} {_n(y)})\" opacity=\"0.75\">{glyph}</g>"
+            + _el("path", [("d", f"M{_n(x - 7)} {_n(y + 7)}L{_n(x + 7)} {_n(y - 7)}"),
+                           ("stroke", "#000000"), ("stroke-width", 1.8)]))
+
+
+def _unit_rows(x: float, y: float, house: str, units: Sequence[str], routed: Sequence[str],
+               routed_at: tuple[float, float]) -> str:
+    """Badge and each standing unit type with its count at (x, y); the routed ones at ``routed_at``."""
+    parts = [_badge(x + 8, y, house)]
+    standing = Counter(units)
+    for unit in routed:
+        standing[unit] -= 1
+
+    def glyphs(cx: float, cy: float, group: Counter[str], is_routed: bool) -> None:
+        for unit in UNIT_TYPES:
+            if group[unit] > 0:
+                attrs = [("class", "unit"), ("data-unit", unit), ("data-count", group[unit]),
+                         ("data-routed", "true" if is_routed else None)]
+                parts.append(f"<g{_attrs(attrs)}>" + _unit_glyph(cx + 6, cy, unit, house, is_routed)
+                             + _text(cx + 14, cy + 4.5, str(group[unit]), 13, weight="bold",
+                                     extra=HALO) + "</g>")
+                cx += 27
+
+    glyphs(x + 22, y, standing, False)
+    if routed:
+        rx, ry = routed_at
+        parts.append(_text(rx, ry + 4, "r", 10, weight="bold", extra=[("font-style", "italic"), *HALO]))
+        glyphs(rx + 7, ry, Counter(routed), True)
+    return "".join(parts)
+
+
+def _castle_icon(x: float, y: float, castle: str) -> str:
+    """Stronghold: two towers and a wall; city: one tower. (x, y) is the top-left corner."""
+    if castle == "stronghold":
+        d = (f"M{_n(x)} {_n(y + 14)}V{_n(y)}h4v3h2v-3h4v6h4v-6h4v3h2v-3h4V{_n(y + 14)}Z")
+    else:
+        d = f"M{_n(x)} {_n(y + 14)}V{_n(y + 2)}h3v3h2v-3h3v3h2v-3h3V{_n(y + 14)}Z"
+    return _el("path", [("d", d), ("fill", "#6b6b6b"), ("stroke", "#111111"), ("stroke-width", 1)])
+
+
+def _barrel(x: float, y: float) -> str:
+    return (_el("rect", [("x", x), ("y", y - 6), ("width", 9), ("height", 12), ("rx", 3),
+                         ("fill", "#a0682e"), ("stroke", "#3b2410"), ("stroke-width", 1)])
+            + _el("path", [("d", f"M{_n(x)} {_n(y - 2)}h9M{_n(x)} {_n(y + 2)}h9"),
+                           ("stroke", "#3b2410"), ("stroke-width", 1)]))
+
+
+def _crown(x: float, y: float) -> str:
+    d = (f"M{_n(x)} {_n(y + 5)}L{_n(x)} {_n(y - 4)}L{_n(x + 3.5)} {_n(y)}L{_n(x + 7)} {_n(y - 6)}"
+         f"L{_n(x + 10.5)} {_n(y)}L{_n(x + 14)} {_n(y - 4)}L{_n(x + 14)} {_n(y + 5)}Z")
+    return _el("path", [("d", d), ("fill", "#e3b925"), ("stroke", "#5a4500"), ("stroke-width", 1)])
+
+
+def _shield(x: float, y: float, house: str) -> str:
+    """The home shield of ``house`` (R5.6); (x, y) is the top-left corner."""
+    fill, ink, letter = house_style(house)
+    d = f"M{_n(x)} {_n(y)}h16v8q0 7-8 10q-8-3-8-10Z"
+    return (_el("path", [("d", d), ("fill", fill), ("stroke", "#000000"), ("stroke-width", 1.2)])
+            + _text(x + 8, y + 11, letter, 10, anchor="middle", weight="bold", fill=ink))
+
+
+def _power_token(x: float, y: float, house: str) -> str:
+    """A power token (R5.5): a double ring in the house colour with its letter."""
+    fill, ink, letter = house_style(house)
+    return (_el("circle", [("cx", x), ("cy", y), ("r", 9), ("fill", fill), ("stroke", "#000000"),
+                           ("stroke-width", 1.2)])
+            + _el("circle", [("cx", x), ("cy", y), ("r", 6.5), ("fill", "none"), ("stroke", ink),
+                             ("stroke-width", 0.8)])
+            + _text(x, y + 3.5, letter, 9, anchor="middle", weight="bold", fill=ink))
+
+
+def _octagon(x: float, y: float, r: float) -> str:
+    k = r * 0.4142
+    pts = [(x - k, y - r), (x + k, y - r), (x + r, y - k), (x + r, y + k), (x + k, y + r),
+           (x - k, y + r), (x - r, y + k), (x - r, y - k)]
+    return " ".join(f"{_n(px)},{_n(py)}" for px, py in pts)
+
+
+def _order_token(x: float, y: float, label: str | None, house: str) -> str:
+    """An order token: face up with its label, or face down (``label`` None) showing the house."""
+    if label is None:
+        fill, ink, letter = house_style(house)
+        return (_el("circle", [("cx", x), ("cy", y), ("r", 14), ("fill", "#4a4a4a"),
+                               ("stroke", "#000000"), ("stroke-width", 1.2)])
+                + _el("circle", [("cx", x), ("cy", y), ("r", 6), ("fill", fill),
+                                 ("stroke", "#000000"), ("stroke-width", 0.8)])
+                + _text(x, y + 3.5, letter, 8, anchor="middle", weight="bold", fill=ink))
+    special = label.endswith("★")
+    face = label.rstrip("★")
+    out = (_el("circle", [("cx", x), ("cy", y), ("r", 14), ("fill", "#fffbe8"),
+                          ("stroke", "#000000"), ("stroke-width", 2.2 if special else 1.2)])
+           + _text(x, y + (2 if special else 3.5), face, 10 if len(face) <= 2 else 9,
+                   anchor="middle", weight="bold"))
+    if special:
+        out += _text(x, y + 11, "★", 8, anchor="middle")
+    return out
+
+
+# --- areas -----------------------------------------------------------------------------------
+
+def _name_size(name: str, room: float) -> float:
+    """Font size that fits ``name`` (bold) in ``room`` pixels, between 8 and 14."""
+    return max(8.0, min(14.0, room / (0.68 * max(len(name), 1))))
+
+
+def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
+          show_orders: bool) -> str:
+    """One area's group: box, controller bar, name, icons, units, tokens and (if asked) its order."""
+    area = ruleset.areas[area_id]
+    here: AreaState = state.area(area_id)
+    left, top, right, bottom = area_box(area)
+    width, height = right - left, bottom - top
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    ctrl = controller(state, ruleset, area_id)
+    order_shown: str | None = None
+    if show_orders and here.order is not None and here.house is not None:
+        order_shown = here.order if can_see_order(state, house, here.house) else "hidden"
+    attrs: list[tuple[str, object]] = [
+        ("id", f"area-{area_id}"), ("class", f"area {area.kind}"), ("data-kind", area.kind),
+        ("data-castle", area.castle), ("data-supply", area.supply if area.is_land else None),
+        ("data-power", area.power if area.is_land else None), ("data-home", area.home_of),
+        ("data-controller", ctrl),
+        ("data-house", here.house if here.units else None),
+        ("data-units", ",".join(here.units) if here.units else None),
+        ("data-routed", ",".join(here.routed) if here.routed else None),
+        ("data-order", order_shown),
+        ("data-power-token", here.power_token),
+        ("data-neutral-force", here.neutral_force.strength if here.neutral_force else None),
+    ]
+    parts = [f"<g{_attrs(attrs)}>", _el("title", [], _area_title(ruleset, area, here, ctrl,
+                                                                   order_shown))]
+    fill = "url(#sea)" if area.is_sea else LAND_FILL
+    parts.append(_el("rect", [("x", left), ("y", top), ("width", width), ("height", height),
+                              ("rx", 10 if area.is_sea else 6), ("fill", fill),
+                              ("stroke", SEA_STROKE if area.is_sea else LAND_STROKE),
+                              ("stroke-width", 1.5)]))
+    if ctrl is not None:
+        cfill = house_style(ctrl)[0]
+        parts.append(_el("rect", [("x", left + 1), ("y", top + 1), ("width", width - 2), ("height", 5),
+                                  ("rx", 2), ("fill", cfill), ("stroke", "#000000"),
+                                  ("stroke-width", 0.6), ("class", "controller")]))
+    narrow = width < 100
+    ftop = top if height <= LAND_SIZE[1] + 8 else cy - LAND_SIZE[1] / 2
+    if narrow:
+        ny = top + height * 0.22
+        size = _name_size(area.name, height * 0.35)
+        parts.append(_text(cx + 4, ny, area.name, size, anchor="middle", weight="bold",
+                           extra=[("transform", f"rotate(-90 {_n(cx)} {_n(ny)})"), *HALO]))
+    else:
+        name_left = left + (30 if area.castle == "stronghold" else 22 if area.castle else 6)
+        name_right = right - (26 if area.home_of else 6)
+        size = _name_size(area.name, name_right - name_left)
+        if area.is_sea and size < 11 and " " in area.name:  # two lines rather than tiny text
+            words = area.name.split(" ")
+            cut = min(range(1, len(words)),
+                      key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+            lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+            size = min(_name_size(line, name_right - name_left) for line in lines)
+            for i, line in enumerate(lines):
+                parts.append(_text(cx, ftop + 13 + i * (size + 2), line, size, anchor="middle",
+                                   weight="bold", extra=HALO))
+        else:
+            parts.append(_text((name_left + name_right) / 2, ftop + 21, area.name, size,
+                               anchor="middle", weight="bold", extra=HALO if area.is_sea else ()))
+    if area.castle:
+        parts.append(_castle_icon(left + 6, ftop + 9, area.castle))
+    if area.home_of:
+        parts.append(_shield(right - 22, ftop + 8, area.home_of))
+    if area.is_land:
+        x = left + 10
+        for _ in range(area.supply):
+            parts.append(_barrel(x, ftop + 40))
+            x += 13
+        if area.supply and area.power:
+            x += 6
+        for _ in range(area.power):
+            parts.append(_crown(x, ftop + 41))
+            x += 18
+    if narrow:
+        units_xy, routed_xy = (cx - 24, cy), (cx - 16, cy + 22)
+        order_xy = (cx, cy + (54 if here.routed else 34))
+    elif area.is_sea and width >= LAND_SIZE[0]:
+        units_xy, routed_xy = (left + 8, ftop + 48), (left + 64, ftop + 48)
+        order_xy = (right - 22, ftop + 48)
+    elif area.is_sea:
+        units_xy, routed_xy = (left + 8, ftop + 46), (left + 22, ftop + 68)
+        order_xy = (right - 20, ftop + 70)
+    else:
+        units_xy, routed_xy = (left + 8, ftop + 62), (left + 32, ftop + 81)
+        order_xy = (right - 20, ftop + 74)
+    if here.units and here.house is not None:
+        parts.append(_unit_rows(units_xy[0], units_xy[1], here.house, here.units, here.routed,
+                                routed_xy))
+    if here.power_token is not None:
+        parts.append(f"<g class=\"power-token\" data-house=\"{here.power_token}\">"
+                     + _power_token(left + 18, ftop + 80, here.power_token) + "</g>")
+    if here.neutral_force is not None:
+        nf = here.neutral_force
+        parts.append(f"<g class=\"neutral-force\" data-strength=\"{nf.strength}\">")
+        parts.append(_el("polygon", [("points", _octagon(left + 20, ftop + 74, 12)),
+                                     ("fill", "#7d7d7d"), ("stroke", "#000000"),
+                                     ("stroke-width", 1.2)]))
+        parts.append(_text(left + 20, ftop + 78.5, str(nf.strength), 12, anchor="middle",
+                           weight="bold", fill="#ffffff"))
+        x = left + 38
+        if nf.house:  # a house not in play (R12.2): its units in grey, then its name
+            counts = Counter(nf.units)
+            for unit in UNIT_TYPES:
+                if counts[unit]:
+                    parts.append(_unit_glyph(x + 4, ftop + 74, unit, "neutral"))
+                    parts.append(_text(x + 12, ftop + 78.5, str(counts[unit]), 12, weight="bold",
+                                       extra=HALO))
+                    x += 26
+        parts.append(_text(x, ftop + 78, nf.house or "neutral", 10,
+                           extra=[("font-style", "italic"), *HALO]))
+        parts.append("</g>")
+    if order_shown is not None and here.house is not None:
+        label = None if order_shown == "hidden" else order_label(ruleset, order_shown)
+        parts.append(f"<g class=\"order\" data-order=\"{order_shown}\">"
+                     + _order_token(order_xy[0], order_xy[1], label, here.house) + "</g>")
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _area_title(ruleset: Ruleset, area: Area, here: AreaState, ctrl: str | None,
+                order_shown: str | None) -> str:
+    facts = [area.castle or "", f"{area.supply} supply" if area.supply else "",
+             f"{area.power} power" if area.power else "",
+             f"home of {area.home_of}" if area.home_of else "",
+             f"controlled by {ctrl}" if ctrl else ""]
+    text = f"{area.name} ({area.kind}" + "".join(f", {f}" for f in facts if f) + ")"
+    if here.units and here.house:
+        text += f"; {here.house}: {_units_text(here.units)}"
+        if here.routed:
+            text += f" ({_units_text(here.routed)} routed)"
+    if here.power_token:
+        text += f"; {here.power_token} power token"
+    if here.neutral_force:
+        text += f"; neutral force {here.neutral_force.strength}"
+    if order_shown == "hidden":
+        text += "; an order, face down"
+    elif order_shown is not None:
+        text += f"; order: {order_name(ruleset, order_shown)}"
+    return text
+
+
+def can_see_order(state: GameState, viewer: str | None, owner: str) -> bool:
+    """Whether ``viewer`` (None: the moderator) may see the face of ``owner``'s order.
+
+    Orders are placed face down and revealed together at the end of planning
+    (R4.1, R4.5): before that only their owner (and the moderator) sees them.
+    """
+    return viewer is None or viewer == owner or state.phase != "planning"
+
+
+# --- side panel ------------------------------------------------------------------------------
+
+def _cell(x: float, y: float, w: float, h: float, label: str, *, on: bool,
+          extra: Sequence[tuple[str, object]] = ()) -> str:
+    return (_el("rect", [("x", x), ("y", y), ("width", w), ("height", h), ("rx", 3),
+                         ("fill", "#222222" if on else "#ffffff"), ("stroke", "#555555"),
+                         ("stroke-width", 1), *extra])
+            + _text(x + w / 2, y + h / 2 + 4, label, 11, anchor="middle",
+                    weight="bold" if on else None, fill="#ffffff" if on else "#333333"))
+
+
+def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None) -> tuple[str, float]:
+    """The side panel at ``x``; returns its SVG and its bottom."""
+    out: list[str] = ["<g id=\"panel\">"]
+    y = MARGIN + 14
+    for line in _wrap(ruleset.title, 44):
+        out.append(_text(x, y, line, 13, weight="bold"))
+        y += 17
+    y += 3
+    out.append(_text(x, y, f"Game {state.game_id} · round {state.round} · {state.phase} phase", 12))
+    y += 18
+    view = "Moderator's view" if house is None else f"View of {house} (what {house} may see)"
+    out.append(_text(x, y, view, 12, extra=[("id", "view"), ("data-house", house),
+                                           ("font-style", "italic")]))
+    if state.winner:
+        y += 18
+        out.append(_text(x, y, f"Winner: {', '.join(state.winner['houses'])}", 12, weight="bold",
+                         extra=[("id", "winner")]))
+    y += 28
+    out.append(_text(x, y, "Round", 12, weight="bold"))
+    out.append(f"<g id=\"track-round\" data-round=\"{state.round}\">")
+    for r in range(1, ruleset.rounds + 1):
+        out.append(_cell(x + 92 + (r - 1) * 25, y - 14, 23, 20, str(r), on=r == state.round))
+    out.append("</g>")
+    y += 28
+    out.append(_text(x, y, "Wildling threat", 12, weight="bold"))
+    out.append(f"<g id=\"track-wildlings\" data-threat=\"{state.wildling_threat}\">")
+    for i, level in enumerate(range(0, ruleset.threat_max + 1, ruleset.threat_step)):
+        out.append(_cell(x + 120 + i * 31, y - 14, 28, 20, str(level),
+                         on=level == state.wildling_threat))
+    out.append("</g>")
+    y += 30
+    for track in TRACKS:
+        token = TRACK_TOKENS[track]
+        holder = state.holder(track)
+        used = {"valyrian_steel_blade": state.blade_used, "messenger_raven": state.raven_used}
+        note = f"{TOKEN_NAMES[token]}: {holder}" + (" (used this round)" if used.get(token) else "")
+        out.append(_text(x, y, TRACK_NAMES[track], 12, weight="bold"))
+        out.append(_text(x + 92, y, note, 10, extra=[("font-style", "italic")]))
+        order = state.tracks[track]
+        out.append(f"<g id=\"track-{track}\" data-houses=\"{','.join(order)}\">")
+        for pos, h in enumerate(order):
+            cx = x + pos * 66
+            fill, ink, letter = house_style(h)
+            out.append(_el("rect", [("x", cx), ("y", y + 6), ("width", 62), ("height", 30),
+                                    ("rx", 4), ("fill", fill), ("stroke", "#000000"),
+                                    ("stroke-width", 1), ("data-position", pos + 1),
+                                    ("data-house", h)]))
+            out.append(_text(cx + 5, y + 20, str(pos + 1), 9, fill=ink))
+            out.append(_text(cx + 31, y + 22, letter, 13, anchor="middle", weight="bold", fill=ink))
+            out.append(_text(cx + 31, y + 33, h, 8, anchor="middle", fill=ink))
+            if track == "kings_court" and pos < len(ruleset.kings_court_stars):
+                stars = ruleset.kings_court_stars[pos]
+                out.append(_text(cx + 58, y + 18, "★" * stars, 8, anchor="end", fill=ink))
+        out.append("</g>")
+        y += 58
+    out.append(_text(x, y, "Supply", 12, weight="bold"))
+    out.append(_text(x + 60, y, "(level: allowed army sizes, R9.2)", 10,
+                     extra=[("font-style", "italic")]))
+    out.append("<g id=\"track-supply\">")
+    levels = len(ruleset.supply_track)
+    col = min(46.0, (PANEL_WIDTH - 10) / max(levels, 1))
+    by_level: dict[int, list[str]] = {}
+    for h in state.order_of_play():
+        by_level.setdefault(min(state.houses[h].supply, levels - 1), []).append(h)
+    tallest = max((len(v) for v in by_level.values()), default=0)
+    for level in range(levels):
+        lx = x + level * col
+        sizes = " ".join(str(s) for s in ruleset.supply_track[level])
+        out.append(_el("rect", [("x", lx), ("y", y + 6), ("width", col - 3),
+                                ("height", 34 + 20 * tallest), ("rx", 3), ("fill", "#f7f3ea"),
+                                ("stroke", "#777777"), ("stroke-width", 1)]))
+        out.append(_text(lx + (col - 3) / 2, y + 20, str(level), 11, anchor="middle", weight="bold"))
+        out.append(_text(lx + (col - 3) / 2, y + 33, sizes, 8, anchor="middle"))
+        for i, h in enumerate(by_level.get(level, [])):
+            out.append(f"<g id=\"supply-{h}\" data-house=\"{h}\" data-level=\"{state.houses[h].supply}\">"
+                       + _badge(lx + (col - 3) / 2, y + 50 + 20 * i, h, 17) + "</g>")
+    out.append("</g>")
+    y += 56 + 20 * tallest
+    out.append(_text(x, y, "Houses", 12, weight="bold"))
+    out.append(_text(x + 60, y, "power · castles · cards in hand", 10,
+                     extra=[("font-style", "italic")]))
+    y += 8
+    for h in state.order_of_play():
+        hs = state.houses[h]
+        castles = sum(1 for a in ruleset.area_ids if ruleset.areas[a].castle
+                      and controller(state, ruleset, a) == h)
+        tokens = sum(1 for a in ruleset.area_ids if state.area(a).power_token == h)
+        attrs = [("id", f"house-{h}"), ("data-power", hs.power), ("data-castles", castles),
+                 ("data-hand", len(hs.hand)), ("data-discards", ",".join(hs.discards)),
+                 ("data-power-tokens-on-board", tokens)]
+        out.append(f"<g{_attrs(attrs)}>")
+        out.append(_badge(x + 9, y + 14, h, 18))
+        out.append(_text(x + 24, y + 18, h.capitalize(), 12, weight="bold"))
+        out.append(_text(x + 104, y + 18, f"power {hs.power}", 11))
+        out.append(_text(x + 170, y + 18, f"castles {castles}", 11))
+        out.append(_text(x + 238, y + 18, f"cards {len(hs.hand)}", 11))
+        y += 20
+        if hs.discards:
+            names = ", ".join(ruleset.house_cards[c].name if c in ruleset.house_cards else c
+                              for c in hs.discards)
+            for line in _wrap(f"discards: {names}", 58):
+                out.append(_text(x + 24, y + 12, line, 9))
+                y += 12
+        if tokens:
+            out.append(_text(x + 24, y + 12, f"power tokens on the board: {tokens}", 9))
+            y += 12
+        out.append("</g>")
+        y += 4
+    y += 16
+    facts = []
+    if state.revealed:
+        facts.append("Westeros cards: " + "; ".join(f"{d} {state.revealed[d].replace('_', ' ')}"
+                                                    for d in ("I", "II", "III")
+                                                    if d in state.revealed))
+    facts.append("Restrictions this round: " + (", ".join(r.replace("_", " ")
+                                                          for r in state.restrictions) or "none"))
+    out.append("<g id=\"westeros\">")
+    for fact in facts:
+        for line in _wrap(fact, 60):
+            out.append(_text(x, y, line, 10))
+            y += 13
+    out.append("</g>")
+    y += 12
+    legend, y = _legend(x, y)
+    out.append(legend)
+    out.append("</g>")
+    return "".join(out), y
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap (deterministic).
+
+    >>> _wrap("aa bb cc", 5)
+    ['aa bb', 'cc']
+    """
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _legend(x: float, y: float) -> tuple[str, float]:
+    out = ["<g id=\"legend\">", _text(x, y, "Legend", 12, weight="bold")]
+    y += 18
+    rows: list[tuple[Callable[[float], str], str]] = [
+        (lambda y: _unit_glyph(x + 8, y, "footman", "stark") + _unit_glyph(x + 26, y, "knight", "stark")
+         + _unit_glyph(x + 44, y, "ship", "stark"), "footman · knight · ship (count beside)"),
+        (lambda y: _text(x + 2, y + 4, "r", 10, weight="bold", extra=[("font-style", "italic")])
+         + _unit_glyph(x + 16, y, "footman", "stark", True)
+         + _unit_glyph(x + 34, y, "knight", "stark", True), "routed units (R6.10)"),
+        (lambda y: _castle_icon(x + 2, y - 7, "stronghold") + _castle_icon(x + 32, y - 7, "city"),
+         "stronghold · city (R3.5)"),
+        (lambda y: _barrel(x + 4, y) + _crown(x + 22, y + 1), "supply barrel · power crown"),
+        (lambda y: _shield(x + 4, y - 8, "lannister")
+         + _el("rect", [("x", x + 26), ("y", y - 3), ("width", 28), ("height", 5), ("rx", 2),
+                        ("fill", house_style("lannister")[0]), ("stroke", "#000000"),
+                        ("stroke-width", 0.6)]),
+         "home area (R5.6) · top bar: controller (R13.1)"),
+        (lambda y: _power_token(x + 12, y, "baratheon"), "power token (R5.5)"),
+        (lambda y: _el("polygon", [("points", _octagon(x + 12, y, 10)), ("fill", "#7d7d7d"),
+                                   ("stroke", "#000000")])
+         + _text(x + 12, y + 4, "5", 10, anchor="middle", weight="bold", fill="#ffffff"),
+         "neutral force and its strength (R5.7)"),
+        (lambda y: _order_token(x + 12, y, "M+1★", "stark") + _order_token(x + 42, y, None, "stark"),
+         "order (March, Defense, Support, Raid, Consolidate; ★ special) · face down"),
+        (lambda y: _el("line", [("x1", x), ("y1", y), ("x2", x + 24), ("y2", y),
+                                ("stroke", LAND_STROKE), ("stroke-width", 2)])
+         + _el("line", [("x1", x + 30), ("y1", y), ("x2", x + 54), ("y2", y),
+                        ("stroke", SEA_STROKE), ("stroke-width", 2), ("stroke-dasharray", "5 3")]),
+         "border between lands · with a sea"),
+    ]
+    for glyphs, label in rows:
+        out.append(glyphs(y))
+        lines = _wrap(label, 48)
+        for i, line in enumerate(lines):
+            out.append(_text(x + 64, y + 4 + 12 * i - 6 * (len(lines) - 1), line, 10))
+        y += 28
+    for i, h in enumerate(HOUSE_STYLES):
+        out.append(_badge(x + 9 + i * 71, y, h, 16))
+        out.append(_text(x + 19 + i * 71, y + 4, h, 9))
+    y += 20
+    out.append("</g>")
+    return "".join(out), y
+
+
+# --- the picture -----------------------------------------------------------------------------
+
+def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
+               orders: bool = False) -> str:
+    """The SVG text of the board of ``state``: areas, borders, units, tokens and tracks.
+
+    ``house``: draw only what that house may see (others' orders are face down
+    until revealed, R4.1, R4.5; hands and decks are never drawn). ``orders``:
+    draw the orders on the board (mid-round states). Raises ValueError for a
+    house not in play.
+    """
+    if house is not None and house not in state.houses:
+        raise ValueError(f"'{house}' is not a house in play ({', '.join(state.order_of_play())})")
+    boxes = [area_box(ruleset.areas[a]) for a in ruleset.area_ids]
+    map_right = max(b[2] for b in boxes) + MARGIN
+    map_bottom = max(b[3] for b in boxes) + MARGIN
+    min_x = min(0.0, min(b[0] for b in boxes) - MARGIN)
+    min_y = min(0.0, min(b[1] for b in boxes) - MARGIN)
+    panel_x = map_right + 14
+    panel, panel_bottom = _panel(state, ruleset, panel_x, house)
+    width = panel_x + PANEL_WIDTH - min_x
+    height = max(map_bottom, panel_bottom + MARGIN) - min_y
+    out = [
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+        f"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{_n(width)}\" "
+        f"height=\"{_n(height)}\" viewBox=\"{_n(min_x)} {_n(min_y)} {_n(width)} {_n(height)}\" "
+        f"font-family={quoteattr(FONT)} data-game={quoteattr(state.game_id)} "
+        f"data-round=\"{state.round}\" data-phase={quoteattr(state.phase)}>",
+        _el("title", [], f"{ruleset.title} — game {state.game_id}, round {state.round}, "
+                         f"{state.phase} phase"),
+        _defs(),
+        _el("rect", [("x", min_x), ("y", min_y), ("width", width), ("height", height),
+                     ("fill", "#ffffff")]),
+        "<g id=\"borders\">",
+    ]
+    for a, b in borders(ruleset):
+        x1, y1, x2, y2 = border_segment(ruleset, a, b)
+        sea = ruleset.areas[a].is_sea or ruleset.areas[b].is_sea
+        out.append(_el("line", [("id", f"border-{a}--{b}"), ("data-areas", f"{a} {b}"),
+                                ("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2),
+                                ("stroke", SEA_STROKE if sea else LAND_STROKE),
+                                ("stroke-width", 2),
+                                ("stroke-dasharray", "5 3" if sea else None)]))
+    out.append("</g>")
+    out.append("<g id=\"areas\">")
+    for area_id in ruleset.area_ids:
+        out.append(_area(state, ruleset, area_id, house, orders))
+    out.append("</g>")
+    out.append(panel)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
