@@ -328,10 +328,18 @@ class Outputs:
     report: str
     log: str
     pending: str | None
+    board: str | None = None
 
 
-def render_outputs(run: Adjudication, ruleset: Ruleset) -> Outputs:
-    """Render everything a run writes; the report ends with the hash-chain record."""
+BOARD_FILE = "board.svg"
+
+
+def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False) -> Outputs:
+    """Render everything a run writes; the report ends with the hash-chain record.
+
+    ``board``: also draw the board after a complete round (``agot map``), linked
+    from the report as ``board.svg`` (game directories).
+    """
     from agot_adjudicator.report import render_log, render_pending, render_report
 
     result = run.result
@@ -339,12 +347,18 @@ def render_outputs(run: Adjudication, ruleset: Ruleset) -> Outputs:
     report = render_report(title, result.events, result.state, ruleset, result.pending)
     state = None
     pending = None
+    picture = None
     if result.status == "complete":
         state = state_text(result.state, ruleset)
+        if board:
+            from agot_adjudicator.svgmap import render_svg
+
+            picture = render_svg(result.state, ruleset)
+            report += f"\n![The board after the round]({BOARD_FILE})\n"
     else:
         pending = render_pending(result.pending)
     report += record_text(run, state)
-    return Outputs(state, report, render_log(result.events), pending)
+    return Outputs(state, report, render_log(result.events), pending, picture)
 
 
 def record_text(run: Adjudication, next_state: str | None) -> str:

@@ -284,7 +284,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         game = app.adjudicate_game(game_dir, ruleset, nmr, defaults)
         _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
                 log_path=str(game.round.log), pending_path=str(game.round.pending),
-                stale_pending=game.round.pending)
+                stale_pending=game.round.pending, board_path=str(game.round.board))
         return
     if state is None or output is None:
         raise click.UsageError("give STATE and -o NEXT (or --game DIR)")
@@ -299,9 +299,9 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
 
 def _finish(run: app.Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
             log_path: str | None, pending_path: str | None,
-            stale_pending: Path | None = None) -> None:
+            stale_pending: Path | None = None, board_path: str | None = None) -> None:
     """Write what a run produced; exit 3 with the pending list when it stopped."""
-    out = app.render_outputs(run, ruleset)
+    out = app.render_outputs(run, ruleset, board=board_path is not None)
     result = run.result
     writes: list[tuple[str, str]] = []
     if report:
@@ -316,6 +316,8 @@ def _finish(run: app.Adjudication, ruleset: Ruleset, *, output: str, report: str
         sys.exit(int(ExitCode.PENDING))
     assert out.state is not None
     writes.insert(0, (output, out.state))
+    if board_path and out.board is not None:
+        writes.append((board_path, out.board))
     write_all_atomic(writes)
     if stale_pending is not None:
         stale_pending.unlink(missing_ok=True)

@@ -7,6 +7,7 @@ Layout::
     GAME/round-01/report.md         written by `agot adjudicate --game GAME`
     GAME/round-01/log.jsonl         the events of the round
     GAME/round-01/pending.yaml      only while the round is stopped on decisions
+    GAME/round-01/board.svg         the board after the round (`agot map`)
     GAME/round-02/state.yaml        what adjudicating round-01 gave
 
 Folders are numbered in sequence (``round-NN``, two digits or more); the

@@ -153,7 +153,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
-    out = app.render_outputs(run, ruleset)
+    out = app.render_outputs(run, ruleset, board=True)
     if following is None or not following.state.is_file():
         if out.state is None:
             check.status = PENDING
@@ -171,12 +171,13 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                          + ", ".join(p.request.id for p in run.result.pending)]
         return check
     _compare_state(check, rd, following, out.state, ruleset, explain)
-    for path, expected in ((rd.report, out.report), (rd.log, out.log)):
+    for path, expected in ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board)):
         recorded = _read(path) if path.exists() else None
         if recorded is not None and recorded != expected:
             check.status = MISMATCH
             check.details.append(f"{path} differs from the re-adjudicated one:")
-            check.details.extend(text_diff(expected, recorded, path.name))
+            if path.suffix != ".svg":
+                check.details.extend(text_diff(expected or "", recorded, path.name))
     return check
 
 
