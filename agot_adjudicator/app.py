@@ -161,6 +161,8 @@ class Adjudication:
     result: Result
     state_doc: Document
     docs: list[Document]
+    inputs: Inputs = field(default_factory=Inputs)
+    """What was submitted (the report's ``--private`` section shows one house's bids)."""
 
 
 def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
@@ -229,4 +231,4 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
         raise InputError([subs.answers[a].source.problem(
             f"answer to {a} was never asked for (a typo, or stale?)") for a in
             result.unused_answers])
-    return Adjudication(result, state_doc, list(docs))
+    return Adjudication(result, state_doc, list(docs), inputs)

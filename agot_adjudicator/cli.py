@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from agot_adjudicator import __version__, app
-from agot_adjudicator.errors import AgotError, ExitCode, InputError
+from agot_adjudicator.errors import AgotError, ExitCode, InputError, UsageError
 from agot_adjudicator.files import SCHEMA_NAMES, load_schema, write_atomic
 from agot_adjudicator.ruleset import Ruleset, export_ruleset, load_ruleset
 from agot_adjudicator.views import show_text
@@ -173,18 +173,27 @@ def ruleset_export(directory: str) -> None:
               help="No moves received: apply the documented defaults for HOUSE (repeatable).")
 @click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
 @click.option("--in-place", is_flag=True, help="Allow an output to overwrite an input file.")
+@click.option("--format", "report_format", type=click.Choice(["markdown", "text"]),
+              default="markdown", show_default=True,
+              help="Report format: Markdown tables, or plain aligned text for e-mail.")
+@click.option("--private", "private_house", metavar="HOUSE",
+              help="Append HOUSE's own hand, bids and pending questions to the report "
+                   "(send that report to HOUSE only).")
 @click.pass_context
 @handle_errors
 def adjudicate(ctx: click.Context, state: str, orders: tuple[str, ...], output: str,
                report: str | None, log_path: str | None, pending_path: str | None,
-               nmr: tuple[str, ...], defaults: bool, in_place: bool) -> None:
+               nmr: tuple[str, ...], defaults: bool, in_place: bool, report_format: str,
+               private_house: str | None) -> None:
     """Resolve the round of STATE with the ORDERS files (DESIGN.md §1).
 
     Exit 0 and write the next state when the round is complete; exit 3 and
     print the pending decisions (paste-ready YAML) when answers are missing.
     """
-    from agot_adjudicator.report import render_log, render_pending, render_report
+    from agot_adjudicator.report import Private, render_log, render_pending, render_report
 
+    if private_house is not None and not report:
+        raise UsageError("--private HOUSE adds to the report: give --report FILE too")
     ruleset = ruleset_of(ctx)
     inputs = [state, *orders]
     for out in (output, report, log_path, pending_path):
@@ -193,10 +202,17 @@ def adjudicate(ctx: click.Context, state: str, orders: tuple[str, ...], output: 
     run = app.adjudicate_files(state, list(orders), ruleset, nmr, defaults)
     result = run.result
     title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
+    private = None
+    if private_house is not None:
+        if private_house not in result.state.houses:
+            raise UsageError(f"--private {private_house}: not a house in play "
+                             f"({', '.join(result.state.order_of_play())})")
+        mine = run.inputs.of(private_house)
+        private = Private(private_house, mine.bids, mine.wildlings)
     writes: list[tuple[str, str]] = []
     if report:
         writes.append((report, render_report(title, result.events, result.state, ruleset,
-                                             result.pending)))
+                                             result.pending, fmt=report_format, private=private)))
     if log_path:
         writes.append((log_path, render_log(result.events)))
     if result.status == "pending":
