@@ -486,7 +486,7 @@ def _units_cell(side: Mapping[str, Any]) -> str:
 
 def battle_table(event: Event, names: Names, fmt: str = "markdown") -> str:
     """The strength table of a ``battle`` event (R6.3–R6.6): units, order, each supporting
-    area, house card, Blade, total — one column per side."""
+    area, house card, Blade, total, and the tie-break when used — one column per side."""
     sides = event["sides"]
     roles = ("attacker", "defender")
     rows: list[list[Any]] = [["units", *(_units_cell(sides[r]) for r in roles)]]
@@ -506,6 +506,14 @@ def battle_table(event: Event, names: Names, fmt: str = "markdown") -> str:
                                  f"+{sides[r]['card']['strength']}" for r in roles)])
     rows.append(["Valyrian Steel Blade", *(("+1" if sides[r]["blade"] else "") for r in roles)])
     rows.append(["total", *(sides[r]["total"] for r in roles)])
+    if event["decided_by"] == "fiefdoms_tie_break":
+        rows.append(["tie-break: Fiefdoms (R6.6)",
+                     *("higher, wins" if sides[r]["house"] == event["winner"] else "lower"
+                       for r in roles)])
+    elif event["decided_by"] == "last_unit_destroyed":
+        rows.append(["last fighting unit destroyed (R6.4)",
+                     *("loses at once" if sides[r]["house"] == event["loser"] else ""
+                       for r in roles)])
     headers = ["", *(f"{r}: {house(sides[r]['house'])}" for r in roles)]
     return _table(rows, headers, fmt)
 

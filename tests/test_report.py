@@ -21,6 +21,7 @@ from agot_adjudicator.report import (
     LINES,
     Names,
     Private,
+    battle_table,
     event_line,
     render_log,
     render_report,
@@ -92,6 +93,12 @@ def test_every_event_renders_as_a_sentence_naming_its_rule(ruleset, scenario_eve
         assert not RAW.search(line), f"raw data in the line of {event['type']}: {line}"
         assert line.endswith(f"({event['rule']}).")
         assert set(event) - BASE <= set(EVENT_FIELDS[event["type"]]), event
+        if event["type"] == "battle":
+            for fmt in ("markdown", "text"):
+                table = battle_table(event, names, fmt)
+                assert not RAW.search(table), table
+                assert re.search(rf"total\W+{event['sides']['attacker']['total']}\W+"
+                                 rf"{event['sides']['defender']['total']}(\W|$)", table), table
 
 
 def test_log_is_one_json_event_per_line_with_documented_types(scenario_events):
@@ -161,6 +168,8 @@ def test_tie_break_is_named_in_the_report(ruleset):
     # Baratheon backs no one: Stark 1 + 2 + 1 + Eddard 3 = 7 = Lannister 7; Stark is higher on Fiefdoms
     text = report_of(ruleset, run(ruleset, battle_case(support=False)))
     assert "Stark wins 7 to 7 (tie: higher on Fiefdoms, order Stark, Lannister, R6.6)" in text
+    assert re.search(r"^\| tie-break: Fiefdoms \(R6\.6\) +\| lower +\| higher, wins +\|$", text, re.M)
+    assert "tie-break" not in report_of(ruleset, run(ruleset, battle_case()))
 
 
 def test_public_report_has_no_hands_prompts_or_plans_and_private_has_one_house(ruleset):
