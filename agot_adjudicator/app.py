@@ -232,6 +232,8 @@ class Adjudication:
     result: Result
     state_doc: Document
     docs: list[Document]
+    inputs: Inputs = field(default_factory=Inputs)
+    """What was submitted (the report's ``--private`` section shows one house's bids)."""
 
 
 def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
@@ -303,7 +305,7 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
             result.unused_answers])
     if result.status == "complete":
         result.state.chain = chain_record(state_doc, docs, nmr, defaults)
-    return Adjudication(result, state_doc, list(docs))
+    return Adjudication(result, state_doc, list(docs), inputs)
 
 
 def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[str] = (),
@@ -334,17 +336,28 @@ class Outputs:
 BOARD_FILE = "board.svg"
 
 
-def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False) -> Outputs:
+def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
+                   fmt: str = "markdown", private_house: str | None = None) -> Outputs:
     """Render everything a run writes; the report ends with the hash-chain record.
 
     ``board``: also draw the board after a complete round (``agot map``), linked
-    from the report as ``board.svg`` (game directories).
+    from the report as ``board.svg`` (game directories). ``fmt`` is the report
+    format (markdown or text); ``private_house`` appends that house's hand, bids
+    and pending questions to the report.
     """
-    from agot_adjudicator.report import render_log, render_pending, render_report
+    from agot_adjudicator.report import Private, render_log, render_pending, render_report
 
     result = run.result
     title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
-    report = render_report(title, result.events, result.state, ruleset, result.pending)
+    private = None
+    if private_house is not None:
+        if private_house not in result.state.houses:
+            raise UsageError(f"--private {private_house}: not a house in play "
+                             f"({', '.join(result.state.order_of_play())})")
+        mine = run.inputs.of(private_house)
+        private = Private(private_house, mine.bids, mine.wildlings)
+    report = render_report(title, result.events, result.state, ruleset, result.pending, fmt=fmt,
+                           private=private)
     state = None
     pending = None
     picture = None
@@ -354,22 +367,24 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False) 
             from agot_adjudicator.svgmap import render_svg
 
             picture = render_svg(result.state, ruleset)
-            report += f"\n![The board after the round]({BOARD_FILE})\n"
+            report += (f"\n![The board after the round]({BOARD_FILE})\n" if fmt == "markdown"
+                       else f"\nThe board after the round: {BOARD_FILE}\n")
     else:
         pending = render_pending(result.pending)
-    report += record_text(run, state)
+    report += record_text(run, state, fmt)
     return Outputs(state, report, render_log(result.events), pending, picture)
 
 
-def record_text(run: Adjudication, next_state: str | None) -> str:
+def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown") -> str:
     """The report's closing "Record" section: the hashes that chain this round to the last."""
-    lines = ["", "## Record", "",
-             f"- state in: `{Path(run.state_doc.name).name}` sha256 `{run.state_doc.sha256}`"]
+    q = "`" if fmt == "markdown" else ""
+    lines = ["", "## Record" if fmt == "markdown" else "Record\n------", "",
+             f"- state in: {q}{Path(run.state_doc.name).name}{q} sha256 {q}{run.state_doc.sha256}{q}"]
     for doc in sorted(run.docs, key=lambda d: (Path(d.name).name, d.sha256)):
-        lines.append(f"- submission: `{Path(doc.name).name}` sha256 `{doc.sha256}`")
+        lines.append(f"- submission: {q}{Path(doc.name).name}{q} sha256 {q}{doc.sha256}{q}")
     if next_state is not None:
         digest = hashlib.sha256(next_state.encode("utf-8")).hexdigest()
-        lines.append(f"- state out: sha256 `{digest}`")
+        lines.append(f"- state out: sha256 {q}{digest}{q}")
     else:
         lines.append("- state out: none (stopped on pending decisions)")
     return "\n".join(lines) + "\n"

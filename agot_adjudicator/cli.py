@@ -265,17 +265,30 @@ def ruleset_export(directory: str) -> None:
               help="No moves received: apply the documented defaults for HOUSE (repeatable).")
 @click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
 @click.option("--in-place", is_flag=True, help="Allow an output to overwrite an input file.")
+@click.option("--format", "report_format", type=click.Choice(["markdown", "text"]),
+              default="markdown", show_default=True,
+              help="Report format: Markdown tables, or plain aligned text for e-mail.")
+@click.option("--private", "private_house", metavar="HOUSE",
+              help="Append HOUSE's own hand, bids and pending questions to the report "
+                   "(send that report to HOUSE only).")
 @click.pass_context
 @handle_errors
 def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                output: str | None, report: str | None, log_path: str | None,
                pending_path: str | None, game_dir: str | None, nmr: tuple[str, ...],
-               defaults: bool, in_place: bool) -> None:
+               defaults: bool, in_place: bool, report_format: str,
+               private_house: str | None) -> None:
     """Resolve the round of STATE with the ORDERS files (DESIGN.md §1).
 
     Exit 0 and write the next state when the round is complete; exit 3 and
     print the pending decisions (paste-ready YAML) when answers are missing.
     """
+    if private_house is not None and (game_dir or not report):
+        raise click.UsageError("--private HOUSE adds to the report: give --report FILE (not "
+                               "--game, whose report is the public record)")
+    if game_dir is not None and report_format != "markdown":
+        raise click.UsageError("--game DIR keeps the Markdown report (the record replay checks); "
+                               "--format text needs STATE ... --report FILE")
     ruleset = ruleset_of(ctx)
     if game_dir is not None:
         if state or orders or output or report or log_path or pending_path:
@@ -294,14 +307,16 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
             app.check_output(out, inputs, in_place=in_place)
     run = app.adjudicate_files(state, list(orders), ruleset, nmr, defaults)
     _finish(run, ruleset, output=output, report=report, log_path=log_path,
-            pending_path=pending_path)
+            pending_path=pending_path, fmt=report_format, private_house=private_house)
 
 
 def _finish(run: app.Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
             log_path: str | None, pending_path: str | None,
-            stale_pending: Path | None = None, board_path: str | None = None) -> None:
+            stale_pending: Path | None = None, board_path: str | None = None,
+            fmt: str = "markdown", private_house: str | None = None) -> None:
     """Write what a run produced; exit 3 with the pending list when it stopped."""
-    out = app.render_outputs(run, ruleset, board=board_path is not None)
+    out = app.render_outputs(run, ruleset, board=board_path is not None, fmt=fmt,
+                             private_house=private_house)
     result = run.result
     writes: list[tuple[str, str]] = []
     if report:

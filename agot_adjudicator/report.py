@@ -1,12 +1,27 @@
-"""Render events (and pending decisions) as a Markdown report, a JSON Lines log, paste-ready YAML.
+"""Render events (and pending decisions) as a report (Markdown or plain text), a JSON Lines
+log, and paste-ready YAML.
 
-The report never decides anything: every line comes from an event.
+The report never decides anything: every line comes from an event (one line
+per event, naming its R-rule; a ``battle`` event also renders its strength
+table), then the board and tracks from the state after the run. So the
+report and the log (``--log``) cannot disagree.
+
+The report holds public information only: never hands, bids before they are
+revealed, the Westeros decks, the seed, plans or the prompts of pending
+decisions (a Melisandre prompt lists the loser's hand). ``private=HOUSE``
+appends that house's own hand, its submitted bids and its pending questions.
+
+Event log: JSON Lines, one event per line. Every event starts with ``type``,
+``rule`` (the R-rule, or ``DESIGN§1``), ``round`` and ``phase``, then the
+fields listed for its type in :data:`EVENT_FIELDS` (a test checks that table
+against every event the engine emits). Ids are the ruleset's ids.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tabulate import tabulate
@@ -16,103 +31,608 @@ from agot_adjudicator.engine.events import Event
 from agot_adjudicator.files import dump_yaml
 from agot_adjudicator.ruleset import TRACKS, Ruleset
 from agot_adjudicator.state import GameState
-from agot_adjudicator.views import controller, units_text
+from agot_adjudicator.views import area_rows, units_text
 
 PHASE_TITLES = {"westeros": "Westeros phase", "planning": "Planning phase",
                 "action": "Action phase", "ended": "End of the game"}
-_SKIP = ("type", "rule", "round", "phase")
+FORMATS = ("markdown", "text")
+
+_U = "units: list of unit types (footman, knight, ship)"
+_ENTRIES = "units: list of {area, unit}"
+EVENT_FIELDS: dict[str, dict[str, str]] = {
+    "area_occupied": {"house": "the winning attacker", "area": "the embattled area", "units": _U},
+    "battle": {
+        "area": "embattled area", "origin": "area the attacker marched from",
+        "attacker": "house", "defender": "house", "totals": "house → final strength",
+        "sides": "attacker/defender → {house, units: {type: {count, strength}}, units_strength, "
+                 "order: {order, bonus} or null, support: [{area, house, strength}], "
+                 "card: {card, strength}, blade: 0/1, total}",
+        "winner": "house", "loser": "house",
+        "decided_by": "strength | fiefdoms_tie_break | last_unit_destroyed",
+        "fiefdoms": "the two houses in Fiefdoms order (the tie-break, R6.6)"},
+    "bids_revealed": {"about": "clash_of_kings/TRACK or wildlings", "bids": "house → power bid"},
+    "card_returned": {"house": "house or null", "card": "house card or null",
+                      "reason": "why no card came back (optional)"},
+    "card_text_no_effect": {"card": "house card", "house": "its owner", "reason": "why"},
+    "casualties": {"house": "the loser", "area": "embattled area", "swords": "winner's swords",
+                   "forts": "loser's fortifications", "count": "swords − forts (≥ 0)",
+                   "units": "the units destroyed"},
+    "consolidate_power": {"house": "house", "area": "area of the order",
+                          "worth": "power the order is worth", "power": "power gained"},
+    "deck_shuffled": {"deck": "Westeros deck I/II/III", "counter": "shuffles so far (seeded)"},
+    "default_applied": {"decision": "decision id", "house": "house", "kind": "decision kind",
+                        "value": "the default applied", "reason": "nmr or defaults"},
+    "game_already_ended": {"winner": "the recorded winner"},
+    "game_ended": {"winners": "houses", "castles": "house → castles", "supply": "house → supply",
+                   "power": "house → power"},
+    "game_won": {"houses": "the winner", "castles": "castles it controls"},
+    "hand_recycled": {"house": "house", "card": "the last card played", "hand": "the full hand"},
+    "house_card_discarded": {"house": "owner", "card": "house card",
+                             "by": "melisandre (optional)", "paid": "power paid (optional)",
+                             "payer": "house that paid (optional)"},
+    "house_card_returned": {"house": "house", "card": "house card", "by": "the card text"},
+    "house_card_text": {
+        "house": "owner", "card": "house card",
+        "effect": "cancel_text | destroy_footman | remove_defense_order | unit_strength | "
+                  "defense_multiplier | zero_supporting_ships | zero_printed_strength | none",
+        "on": "house the text acts on", "cancelled": "card cancelled (cancel_text)",
+        "unit": "unit type (destroy_footman, unit_strength)", "value": "new value",
+        "loses_at_once": "true when the last fighting unit died (R6.4)",
+        "order": "Defense order removed", "zeroed": "card whose strength became 0",
+        "reason": "why it did nothing (effect none)"},
+    "house_card_text_cancelled": {"house": "owner", "card": "house card",
+                                  "by": "queen_of_thorns"},
+    "house_cards_revealed": {"area": "embattled area", "cards": "house → card"},
+    "influence_tokens_removed": {},
+    "march_no_move": {"house": "house", "area": "area of the March order"},
+    "move": {"house": "house", "origin": "from", "to": "into", "units": _U},
+    "muster_done": {"house": "house", "castle": "castle area", "points": "mustering points",
+                    "spent": "points used", "lost": "points left unused"},
+    "muster_impossible": {"house": "house", "castle": "castle area", "points": "points"},
+    "mustered": {"house": "house", "castle": "castle area",
+                 "unit": "footman, knight, ship or upgrade", "area": "where it is placed"},
+    "neutral_attack": {"house": "attacker", "origin": "from", "area": "neutral force area",
+                       "strength": "{units, march, support, total}",
+                       "neutral": "neutral force strength", "won": "true/false"},
+    "nights_watch": {"strength": "sum of bids", "threat": "wildling threat",
+                     "winner": "nights_watch or wildlings"},
+    "order_removed": {"area": "area", "house": "owner", "order": "order token",
+                      "by": "card id or 'battle lost'"},
+    "orders_removed": {"orders": "area → order left on the board"},
+    "orders_revealed": {"orders": "house → {area → order}"},
+    "pillage": {"house": "raider", "target": "raided area", "power": "power gained"},
+    "power_gained": {"house": "house", "power": "power gained (card text) or the new total",
+                     "icons": "crown icons (Game of Thrones)", "gained": "power gained",
+                     "source": "card id (card text)"},
+    "power_token_placed": {"house": "house", "area": "area left"},
+    "power_token_removed": {"area": "area", "house": "owner", "by": "house marching in"},
+    "power_token_returned": {"area": "area", "house": "owner"},
+    "raid": {"house": "raider", "area": "area of the Raid order",
+             "target": "raided area", "victim": "its owner", "removed": "order removed",
+             "targets": "[] when the raid removed nothing"},
+    "raid_removed": {"house": "house", "area": "area", "reason": "why"},
+    "raven_kept": {"house": "holder of the Messenger Raven"},
+    "raven_swap": {"house": "holder", "area": "area", "old": "order", "new": "order"},
+    "restriction": {"card": "Westeros card restricting orders this round"},
+    "retreat": {"house": "house", "area": "embattled area", "to": "area or null",
+                "units": "survivors that arrived (routed)", "destroyed": "units lost on the way",
+                "routed": "true"},
+    "round_ended": {"next_round": "number"},
+    "supply_reduction": {"house": "house", "level": "supply level", "units": _ENTRIES},
+    "supply_set": {"house": "house", "old": "level", "new": "level"},
+    "support_declared": {"area": "supporting area", "house": "its owner",
+                         "side": "house backed or null", "strength": "strength added",
+                         "battle": "embattled area"},
+    "support_refused": {"area": "supporting area", "house": "its owner",
+                        "refused_by": "house that refused it"},
+    "tie_broken": {"about": "what was tied", "by": "Iron Throne holder",
+                   "order": "houses in order (tracks)", "chosen": "house chosen (wildlings)"},
+    "token_passed": {"token": "special token", "old": "house", "new": "house"},
+    "track_set": {"track": "track id", "order": "houses, position 1 first"},
+    "unit_destroyed": {"house": "house", "area": "area", "unit": "one unit (supply, wildlings)",
+                       "cause": "supply or wildlings", "units": "units (battles)",
+                       "reason": "why (battles)"},
+    "unit_upgraded": {"house": "house", "area": "area", "unit": "footman", "to": "knight",
+                      "by": "card id"},
+    "units_stand_up": {"area": "area", "house": "house", "units": _U},
+    "valyrian_steel_blade_used": {"house": "holder", "area": "embattled area"},
+    "westeros_card_resolved": {"deck": "deck", "card": "card"},
+    "westeros_card_revealed": {"deck": "deck", "card": "card", "wildling": "wildling icon"},
+    "westeros_card_to_bottom": {"deck": "deck", "card": "card"},
+    "westeros_phase": {"threat": "wildling threat at the start"},
+    "westeros_phase_skipped": {},
+    "wildling_losses": {"house": "house", "owed": "points owed", "units": _ENTRIES,
+                        "points": "points paid"},
+    "wildling_threat_advanced": {"deck": "deck", "card": "card", "old": "threat", "new": "threat",
+                                 "capped": "true when at the maximum"},
+    "wildling_threat_set": {"old": "threat", "new": "threat"},
+    "winter_is_coming": {"deck": "deck reshuffled"},
+}
+"""The event log's documentation: event type → field → meaning (after ``type``, ``rule``,
+``round``, ``phase``)."""
 
 
-def _value(value: Any) -> str:
+# --- names -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Names:
+    """Readable names for ruleset ids."""
+
+    ruleset: Ruleset
+
+    def area(self, area_id: Any) -> str:
+        if area_id is None:
+            return "nowhere"
+        area = self.ruleset.areas.get(area_id)
+        return area.name if area is not None else str(area_id)
+
+    def card(self, card_id: Any) -> str:
+        card = self.ruleset.house_cards.get(card_id)
+        return card.name if card is not None else human(card_id)
+
+    def order(self, order_id: Any) -> str:
+        token = self.ruleset.order_tokens.get(order_id)
+        if token is None:
+            return human(order_id)
+        text = human(token.kind).title()
+        if token.kind in ("march", "defense") or token.bonus:
+            text += f" {token.bonus:+d}"
+        return text + ("★" if token.special else "")
+
+
+def human(value: Any) -> str:
+    """``clash_of_kings`` → ``clash of kings``; None → ``none``.
+
+    >>> human("game_of_thrones")
+    'game of thrones'
+    """
+    return "none" if value is None else str(value).replace("_", " ")
+
+
+def house(value: Any) -> str:
+    """A house id as a name: ``stark`` → ``Stark``."""
+    return "no one" if value is None else str(value).capitalize()
+
+
+def about(value: str) -> str:
+    """``clash_of_kings/iron_throne`` → ``clash of kings, iron throne``."""
+    return human(value).replace("/", ", ")
+
+
+def plain(value: Any) -> str:
+    """Any answer value as plain words (no brackets or quotes).
+
+    >>> plain({"winterfell": "march_0", "the_reach": None})
+    'winterfell march 0, the reach none'
+    >>> plain([])
+    'nothing'
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, list):
-        return ", ".join(_value(v) for v in value) if value else "none"
+        return ", ".join(plain(v) for v in value) or "nothing"
     if isinstance(value, dict):
-        return "; ".join(f"{k}: {_value(v)}" for k, v in value.items()) if value else "none"
-    if value is None:
-        return "none"
-    return str(value)
+        return ", ".join(f"{human(k)} {plain(v)}" for k, v in value.items()) or "nothing"
+    return human(value)
 
 
-def event_line(event: Event) -> str:
-    """One Markdown line for an event: ``(R5.2) raid — house stark, area …``."""
-    t = event["type"]
-    e = event
-    if t == "orders_revealed":
-        return f"Orders revealed ({e['rule']})."
-    if t == "move":
-        return f"{e['house']} moves {units_text(e['units'])} from {e['origin']} to {e['to']} ({e['rule']})."
-    if t == "raid" and "target" in e:
-        return (f"{e['house']} raids from {e['area']}: {e['victim']}'s {e['removed']} in "
-                f"{e['target']} is removed ({e['rule']}).")
-    if t == "pillage":
-        return f"{e['house']} pillages {e['target']} and gains {e['power']} power ({e['rule']})."
-    if t == "consolidate_power":
-        return (f"{e['house']} consolidates power in {e['area']}: +{e['power']} "
-                f"(worth {e['worth']}) ({e['rule']}).")
-    fields = ", ".join(f"{k}: {_value(v)}" for k, v in e.items() if k not in _SKIP)
-    return f"{t.replace('_', ' ')} — {fields} ({e['rule']})."
+def houses(values: Sequence[Any]) -> str:
+    return ", ".join(house(v) for v in values) if values else "no one"
 
 
-def _orders_table(event: Event) -> str:
-    rows = [[house, area, order] for house, orders in event["orders"].items()
+def units(values: Sequence[str]) -> str:
+    return units_text(list(values)) if values else "no units"
+
+
+def entries(values: Sequence[Mapping[str, str]], nm: Names) -> str:
+    return ", ".join(f"a {v['unit']} in {nm.area(v['area'])}" for v in values) or "nothing"
+
+
+def by_house(mapping: Mapping[str, Any]) -> str:
+    return ", ".join(f"{house(h)} {v}" for h, v in mapping.items()) or "none"
+
+
+# --- one line per event ----------------------------------------------------------------------
+
+Line = Callable[[Event, Names], str]
+
+
+def _battle(e: Event, nm: Names) -> str:
+    a, d = e["attacker"], e["defender"]
+    text = (f"Battle in {nm.area(e['area'])}: {house(a)} attacks from {nm.area(e['origin'])}, "
+            f"{house(d)} defends; {house(e['winner'])} wins {e['totals'][e['winner']]} to "
+            f"{e['totals'][e['loser']]}")
+    if e["decided_by"] == "fiefdoms_tie_break":
+        text += f" (tie: higher on Fiefdoms, order {houses(e['fiefdoms'])}, R6.6)"
+    elif e["decided_by"] == "last_unit_destroyed":
+        text += f" ({house(e['loser'])}'s last fighting unit was destroyed by a card text)"
+    return text + "."
+
+
+def _card_text(e: Event, nm: Names) -> str:
+    who, effect, on = f"{nm.card(e['card'])} ({house(e['house'])})", e["effect"], house(e.get("on"))
+    if effect == "cancel_text":
+        return f"{who} cancels the text of {nm.card(e['cancelled'])} ({on})."
+    if effect == "destroy_footman":
+        return (f"{who} destroys a {on} footman in the battle"
+                + (f"; {on} has no fighting unit left and loses at once." if e.get("loses_at_once")
+                   else "."))
+    if effect == "remove_defense_order":
+        return f"{who} removes {on}'s {nm.order(e['order'])} order."
+    if effect == "unit_strength":
+        return f"{who}: each attacking {on} {e['unit']} counts {e['value']}."
+    if effect == "defense_multiplier":
+        return f"{who}: {on}'s Defense order counts ×{e['value']}."
+    if effect == "zero_supporting_ships":
+        return f"{who}: ships supporting {on} add 0."
+    if effect == "zero_printed_strength":
+        return f"{who}: the printed strength of {nm.card(e['zeroed'])} ({on}) is 0."
+    return f"{who} has no effect: {e.get('reason', 'nothing to act on')}."
+
+
+def _card_returned(e: Event, nm: Names) -> str:
+    if e["house"] is None:
+        return f"No house card comes back: {e['reason']}."
+    if e["card"] is None:
+        return f"{house(e['house'])} takes no card back: {e['reason']}."
+    return f"{house(e['house'])} takes {nm.card(e['card'])} back into its hand."
+
+
+def _discarded(e: Event, nm: Names) -> str:
+    if e.get("by"):
+        return (f"{house(e['payer'])} pays {e['paid']} power ({nm.card(e['by'])}): "
+                f"{house(e['house'])} discards {nm.card(e['card'])} from its hand.")
+    return f"{house(e['house'])} discards {nm.card(e['card'])}."
+
+
+def _raid(e: Event, nm: Names) -> str:
+    if "target" not in e:
+        return f"{house(e['house'])}'s raid in {nm.area(e['area'])} removes nothing."
+    return (f"{house(e['house'])} raids from {nm.area(e['area'])}: {house(e['victim'])}'s "
+            f"{nm.order(e['removed'])} in {nm.area(e['target'])} is removed.")
+
+
+def _retreat(e: Event, nm: Names) -> str:
+    lost = e.get("destroyed") or []
+    if e["to"] is None and not e["units"]:
+        what = f"are destroyed ({units(lost)})" if lost else "are all destroyed"
+        return f"{house(e['house'])}'s survivors from {nm.area(e['area'])} {what}."
+    text = (f"{house(e['house'])}'s survivors from {nm.area(e['area'])} retreat to "
+            f"{nm.area(e['to'])}: {units(e['units'])}" + (", routed" if e["units"] else ""))
+    return text + (f"; the supply limit destroys {units(lost)}." if lost else ".")
+
+
+def _power_gained(e: Event, nm: Names) -> str:
+    if "icons" in e:
+        return (f"{house(e['house'])} gains {e['gained']} power for {e['icons']} power icons "
+                f"(now {e['power']}).")
+    return f"{house(e['house'])} gains {e['power']} power ({nm.card(e['source'])})."
+
+
+def _unit_destroyed(e: Event, nm: Names) -> str:
+    if "unit" in e:
+        return f"{house(e['house'])}'s {e['unit']} in {nm.area(e['area'])} is destroyed ({e['cause']})."
+    return f"{house(e['house'])}'s {units(e['units'])} in {nm.area(e['area'])} destroyed: {e['reason']}."
+
+
+def _support(e: Event, nm: Names) -> str:
+    who = f"{house(e['house'])}'s Support order in {nm.area(e['area'])}"
+    if e["side"] is None:
+        return f"{who} supports no one in {nm.area(e['battle'])}."
+    return f"{who} supports {house(e['side'])} in {nm.area(e['battle'])} (+{e['strength']})."
+
+
+def _neutral(e: Event, nm: Names) -> str:
+    st = e["strength"]
+    return (f"{house(e['house'])} attacks the neutral force in {nm.area(e['area'])} from "
+            f"{nm.area(e['origin'])}: units {st['units']}, march {st['march']:+d}, support "
+            f"{st['support']} = {st['total']} against {e['neutral']}: "
+            + ("it is removed." if e["won"] else "the attack fails."))
+
+
+def _tie(e: Event, nm: Names) -> str:
+    choice = houses(e["order"]) if "order" in e else house(e["chosen"])
+    return f"{house(e['by'])} (Iron Throne) breaks the tie on {about(e['about'])}: {choice}."
+
+
+def _game_ended(e: Event, nm: Names) -> str:
+    return (f"The game ends: {houses(e['winners'])} win{'s' if len(e['winners']) == 1 else ''} "
+            f"(castles: {by_house(e['castles'])}; supply: {by_house(e['supply'])}; "
+            f"power: {by_house(e['power'])}).")
+
+
+LINES: dict[str, Line] = {
+    "area_occupied": lambda e, nm: f"{house(e['house'])} occupies {nm.area(e['area'])} with "
+                                   f"{units(e['units'])}.",
+    "battle": _battle,
+    "bids_revealed": lambda e, nm: f"Bids revealed ({about(e['about'])}): {by_house(e['bids'])}.",
+    "card_returned": _card_returned,
+    "card_text_no_effect": lambda e, nm: f"{nm.card(e['card'])} ({house(e['house'])}) has no "
+                                         f"effect: {e['reason']}.",
+    "casualties": lambda e, nm: (f"{house(e['house'])} loses the battle in {nm.area(e['area'])}: "
+                                 f"{e['swords']} swords − {e['forts']} fortifications = "
+                                 f"{e['count']} casualties: {units(e['units'])}."),
+    "consolidate_power": lambda e, nm: (f"{house(e['house'])} consolidates power in "
+                                        f"{nm.area(e['area'])}: +{e['power']} "
+                                        f"(worth {e['worth']})."),
+    "deck_shuffled": lambda e, nm: f"Westeros deck {e['deck']} is shuffled.",
+    "default_applied": lambda e, nm: (f"No answer from {house(e['house'])} to {e['decision']}: "
+                                      f"the default ({plain(e['value'])}) applies "
+                                      f"({e['reason']})."),
+    "game_already_ended": lambda e, nm: "The game has already ended; nothing to resolve.",
+    "game_ended": _game_ended,
+    "game_won": lambda e, nm: (f"{houses(e['houses'])} controls {e['castles']} areas with a "
+                               "castle and wins the game."),
+    "hand_recycled": lambda e, nm: (f"{house(e['house'])} played its last card, "
+                                    f"{nm.card(e['card'])}: all its cards return to its hand."),
+    "house_card_discarded": _discarded,
+    "house_card_returned": lambda e, nm: (f"{house(e['house'])} takes {nm.card(e['card'])} back "
+                                          f"from its discard pile ({nm.card(e['by'])})."),
+    "house_card_text": _card_text,
+    "house_card_text_cancelled": lambda e, nm: (f"The text of {nm.card(e['card'])} "
+                                                f"({house(e['house'])}) is cancelled by "
+                                                f"{nm.card(e['by'])}."),
+    "house_cards_revealed": lambda e, nm: (f"House cards for {nm.area(e['area'])}: "
+                                           + "; ".join(f"{house(h)}: {nm.card(c)}"
+                                                       for h, c in e["cards"].items()) + "."),
+    "influence_tokens_removed": lambda e, nm: "Influence tokens are removed from the tracks.",
+    "march_no_move": lambda e, nm: (f"{house(e['house'])}'s March order in {nm.area(e['area'])} "
+                                    "moves no units."),
+    "move": lambda e, nm: (f"{house(e['house'])} moves {units(e['units'])} from "
+                           f"{nm.area(e['origin'])} to {nm.area(e['to'])}."),
+    "muster_done": lambda e, nm: (f"{house(e['house'])} musters at {nm.area(e['castle'])}: "
+                                  f"{e['spent']} of {e['points']} points used."),
+    "muster_impossible": lambda e, nm: (f"{house(e['house'])} cannot muster at "
+                                        f"{nm.area(e['castle'])}."),
+    "mustered": lambda e, nm: (f"{house(e['house'])} upgrades a footman to a knight in "
+                               f"{nm.area(e['area'])} (mustering at {nm.area(e['castle'])})."
+                               if e["unit"] == "upgrade" else
+                               f"{house(e['house'])} musters a {e['unit']} in {nm.area(e['area'])}"
+                               f" (mustering at {nm.area(e['castle'])})."),
+    "neutral_attack": _neutral,
+    "nights_watch": lambda e, nm: (f"The Night's Watch ({e['strength']}) against a threat of "
+                                   f"{e['threat']}: "
+                                   + ("the Night's Watch holds." if e["winner"] == "nights_watch"
+                                      else "the wildlings win.")),
+    "order_removed": lambda e, nm: (f"{house(e['house'])}'s {nm.order(e['order'])} order in "
+                                    f"{nm.area(e['area'])} is removed ({nm.card(e['by'])})."),
+    "orders_removed": lambda e, nm: ("The remaining orders are removed: "
+                                     + (", ".join(f"{nm.order(o)} in {nm.area(a)}"
+                                                  for a, o in e["orders"].items()) or "none")
+                                     + "."),
+    "orders_revealed": lambda e, nm: "Orders are revealed.",
+    "pillage": lambda e, nm: (f"{house(e['house'])} pillages {nm.area(e['target'])} and gains "
+                              f"{e['power']} power."),
+    "power_gained": _power_gained,
+    "power_token_placed": lambda e, nm: (f"{house(e['house'])} leaves a power token in "
+                                         f"{nm.area(e['area'])}."),
+    "power_token_removed": lambda e, nm: (f"{house(e['by'])} removes {house(e['house'])}'s power "
+                                          f"token from {nm.area(e['area'])}."),
+    "power_token_returned": lambda e, nm: (f"{house(e['house'])}'s power token in "
+                                           f"{nm.area(e['area'])} returns to its pool."),
+    "raid": _raid,
+    "raid_removed": lambda e, nm: (f"{house(e['house'])}'s raid in {nm.area(e['area'])} is "
+                                   f"removed: {e['reason']}."),
+    "raven_kept": lambda e, nm: f"{house(e['house'])} keeps its orders (Messenger Raven).",
+    "raven_swap": lambda e, nm: (f"{house(e['house'])} uses the Messenger Raven: "
+                                 f"{nm.order(e['old'])} in {nm.area(e['area'])} becomes "
+                                 f"{nm.order(e['new'])}."),
+    "restriction": lambda e, nm: f"{human(e['card']).capitalize()}: an order restriction this round.",
+    "retreat": _retreat,
+    "round_ended": lambda e, nm: f"The round ends; round {e['next_round']} follows.",
+    "supply_reduction": lambda e, nm: (f"{house(e['house'])} is over its supply (level "
+                                       f"{e['level']}) and removes {entries(e['units'], nm)}."),
+    "supply_set": lambda e, nm: f"{house(e['house'])}'s supply: {e['old']} → {e['new']}.",
+    "support_declared": _support,
+    "support_refused": lambda e, nm: (f"{house(e['refused_by'])} refuses the support of "
+                                      f"{house(e['house'])} from {nm.area(e['area'])}."),
+    "tie_broken": _tie,
+    "token_passed": lambda e, nm: (f"The {human(e['token'])} passes from {house(e['old'])} to "
+                                   f"{house(e['new'])}."),
+    "track_set": lambda e, nm: f"{human(e['track']).title()} track: {houses(e['order'])}.",
+    "unit_destroyed": _unit_destroyed,
+    "unit_upgraded": lambda e, nm: (f"{house(e['house'])} upgrades a {e['unit']} in "
+                                    f"{nm.area(e['area'])} to a {e['to']} ({nm.card(e['by'])})."),
+    "units_stand_up": lambda e, nm: (f"{house(e['house'])}'s routed {units(e['units'])} in "
+                                     f"{nm.area(e['area'])} stand up."),
+    "valyrian_steel_blade_used": lambda e, nm: (f"{house(e['house'])} uses the Valyrian Steel "
+                                                f"Blade (+1) in {nm.area(e['area'])}."),
+    "westeros_card_resolved": lambda e, nm: (f"{human(e['card']).capitalize()} (deck {e['deck']}) "
+                                             "resolves."),
+    "westeros_card_revealed": lambda e, nm: (f"Westeros deck {e['deck']}: "
+                                             f"{human(e['card']).capitalize()}"
+                                             + (" (wildling icon)" if e["wildling"] else "") + "."),
+    "westeros_card_to_bottom": lambda e, nm: (f"{human(e['card']).capitalize()} goes to the "
+                                              f"bottom of deck {e['deck']}."),
+    "westeros_phase": lambda e, nm: f"The Westeros phase begins (wildling threat {e['threat']}).",
+    "westeros_phase_skipped": lambda e, nm: "There is no Westeros phase in the first round.",
+    "wildling_losses": lambda e, nm: (f"{house(e['house'])} owes {e['owed']} to the wildlings and "
+                                      f"removes {entries(e['units'], nm)} ({e['points']} points)."),
+    "wildling_threat_advanced": lambda e, nm: (f"{human(e['card']).capitalize()} bears a wildling "
+                                               f"icon: the threat goes from {e['old']} to "
+                                               f"{e['new']}" + (" (its maximum)" if e["capped"]
+                                                                else "") + "."),
+    "wildling_threat_set": lambda e, nm: f"The wildling threat goes from {e['old']} to {e['new']}.",
+    "winter_is_coming": lambda e, nm: (f"Winter is Coming: deck {e['deck']} is shuffled and "
+                                       "another card drawn."),
+}
+"""One sentence per event type (the rule is appended by :func:`event_line`)."""
+
+
+def _generic(e: Event, nm: Names) -> str:
+    """Fallback for an event type without a sentence (a new one): its fields as words."""
+    fields = "; ".join(f"{k} {plain(v)}" for k, v in e.items()
+                       if k not in ("type", "rule", "round", "phase"))
+    return f"{human(e['type']).capitalize()}: {fields}."
+
+
+def event_line(event: Event, names: Names) -> str:
+    """One line for an event, ending with its rule: ``Stark moves 1 knight … (R5.3).``"""
+    line = LINES.get(event["type"], _generic)(event, names)
+    return f"{line[:-1] if line.endswith('.') else line} ({event['rule']})."
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+def _table(rows: list[list[Any]], headers: list[str], fmt: str) -> str:
+    return tabulate(rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple")
+
+
+def _units_cell(side: Mapping[str, Any]) -> str:
+    parts = [f"{v['count']} {u if v['count'] == 1 else {'footman': 'footmen'}.get(u, u + 's')} "
+             f"× {v['strength']}" for u, v in side["units"].items()]
+    return (" + ".join(parts) or "no units") + f" = {side['units_strength']}"
+
+
+def battle_table(event: Event, names: Names, fmt: str = "markdown") -> str:
+    """The strength table of a ``battle`` event (R6.3–R6.6): units, order, each supporting
+    area, house card, Blade, total, and the tie-break when used — one column per side."""
+    sides = event["sides"]
+    roles = ("attacker", "defender")
+    rows: list[list[Any]] = [["units", *(_units_cell(sides[r]) for r in roles)]]
+    orders = []
+    for r in roles:
+        order = sides[r]["order"]
+        orders.append(f"{names.order(order['order'])}: {order['bonus']:+d}" if order else "none")
+    rows.append(["order", *orders])
+    supporters = [(s["area"], s["house"]) for r in roles for s in sides[r]["support"]]
+    for area, owner in supporters:
+        cells = []
+        for r in roles:
+            found = [s for s in sides[r]["support"] if s["area"] == area]
+            cells.append(f"+{found[0]['strength']}" if found else "")
+        rows.append([f"support from {names.area(area)} ({house(owner)})", *cells])
+    rows.append(["house card", *(f"{names.card(sides[r]['card']['card'])}: "
+                                 f"+{sides[r]['card']['strength']}" for r in roles)])
+    rows.append(["Valyrian Steel Blade", *(("+1" if sides[r]["blade"] else "") for r in roles)])
+    rows.append(["total", *(sides[r]["total"] for r in roles)])
+    if event["decided_by"] == "fiefdoms_tie_break":
+        rows.append(["tie-break: Fiefdoms (R6.6)",
+                     *("higher, wins" if sides[r]["house"] == event["winner"] else "lower"
+                       for r in roles)])
+    elif event["decided_by"] == "last_unit_destroyed":
+        rows.append(["last fighting unit destroyed (R6.4)",
+                     *("loses at once" if sides[r]["house"] == event["loser"] else ""
+                       for r in roles)])
+    headers = ["", *(f"{r}: {house(sides[r]['house'])}" for r in roles)]
+    return _table(rows, headers, fmt)
+
+
+def _orders_table(event: Event, names: Names, fmt: str) -> str:
+    rows = [[house(h), names.area(area), names.order(order)] for h, orders in event["orders"].items()
             for area, order in orders.items()]
-    return tabulate(rows, headers=["house", "area", "order"], tablefmt="github")
+    return _table(rows, ["house", "area", "order"], fmt)
 
 
-def board_tables(state: GameState, ruleset: Ruleset) -> str:
-    """The board and the tracks after the round (public information only)."""
-    rows = []
-    for area_id in ruleset.area_ids:
-        here = state.area(area_id)
-        ctrl = controller(state, ruleset, area_id)
-        if here.is_empty() and ctrl is None:
+BOARD_COLUMNS = ("area", "controlled by", "units", "order", "power token", "neutral force")
+
+
+def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown") -> str:
+    """The board, the tracks and the houses after the run (public information only)."""
+    board = _table(area_rows(state, ruleset, BOARD_COLUMNS), list(BOARD_COLUMNS), fmt)
+    tracks = _table([[i + 1, *(house(state.tracks[t][i]) for t in TRACKS)]
+                     for i in range(len(state.houses))],
+                    ["position", "Iron Throne", "Fiefdoms", "King's Court"], fmt)
+    rows = [[house(h), state.houses[h].power, state.houses[h].supply, len(state.houses[h].hand),
+             ", ".join(Names(ruleset).card(c) for c in state.houses[h].discards)]
+            for h in state.order_of_play()]
+    hs = _table(rows, ["house", "power", "supply", "cards in hand", "discards"], fmt)
+    return "\n\n".join([_heading(3, "Board", fmt), board, _heading(3, "Tracks", fmt), tracks,
+                        f"Wildling threat: {state.wildling_threat}.", _heading(3, "Houses", fmt),
+                        hs]) + "\n"
+
+
+# --- the report ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Private:
+    """What ``--private HOUSE`` appends: that house's submitted bids (the hand and pending
+    questions come from the run)."""
+
+    house: str
+    bids: Mapping[str, int] | None = None
+    wildlings: int | None = None
+
+
+def _heading(level: int, text: str, fmt: str) -> str:
+    if fmt == "markdown":
+        return f"{'#' * level} {text}"
+    if level == 1:
+        return f"{text}\n{'=' * len(text)}"
+    if level == 2:
+        return f"{text}\n{'-' * len(text)}"
+    return f"{text}:"
+
+
+def private_section(private: Private, state: GameState, ruleset: Ruleset,
+                    pending: Sequence[PendingDecision], fmt: str) -> str:
+    """One house's own hand, bids and pending questions (``--private HOUSE``)."""
+    nm = Names(ruleset)
+    h = private.house
+    out = [_heading(2, f"Private to {house(h)} — do not forward", fmt)]
+    hs = state.houses[h]
+    rows = [[nm.card(c), ruleset.house_cards[c].strength, ruleset.house_cards[c].swords,
+             ruleset.house_cards[c].forts, ruleset.house_cards[c].effect or ""]
+            for c in ruleset.cards_by_house[h] if c in hs.hand]
+    out += [_heading(3, "Hand", fmt), _table(rows, ["card", "strength", "swords", "forts", "text"],
+                                             fmt)]
+    bids = dict(private.bids or {})
+    if private.wildlings is not None:
+        bids["wildlings"] = private.wildlings
+    out += [_heading(3, "Bids submitted", fmt),
+            ", ".join(f"{human(k)}: {v}" for k, v in bids.items()) if bids else "none"]
+    questions = []
+    for p in pending:
+        r = p.request
+        if r.house != h:
             continue
-        neutral = str(here.neutral_force.strength) if here.neutral_force else ""
-        rows.append([ruleset.areas[area_id].name, ctrl or "",
-                     f"{here.house}: {units_text(here.units, here.routed)}" if here.units else "",
-                     here.order or "", here.power_token or "", neutral])
-    board = tabulate(rows, headers=["area", "controlled by", "units", "order", "power token",
-                                    "neutral force"], tablefmt="github")
-    tracks = tabulate([[i + 1, *(state.tracks[t][i] for t in TRACKS)]
-                       for i in range(len(state.houses))],
-                      headers=["position", "Iron Throne", "Fiefdoms", "King's Court"],
-                      tablefmt="github")
-    houses = tabulate([[h, state.houses[h].power, state.houses[h].supply,
-                        len(state.houses[h].hand), ", ".join(state.houses[h].discards)]
-                       for h in state.order_of_play()],
-                      headers=["house", "power", "supply", "cards in hand", "discards"],
-                      tablefmt="github")
-    return (f"### Board\n\n{board}\n\n### Tracks\n\n{tracks}\n\nWildling threat: "
-            f"{state.wildling_threat}\n\n### Houses\n\n{houses}\n")
+        questions.append(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else ""))
+        if r.options:
+            questions.append(f"  options: {', '.join(json.dumps(o) for o in r.options)}")
+        questions.append(f"  default: {json.dumps(r.default)}")
+    out += [_heading(3, "Your pending questions", fmt), "\n".join(questions) or "none"]
+    return "\n\n".join(out) + "\n"
 
 
 def render_report(title: str, events: Sequence[Event], state: GameState, ruleset: Ruleset,
-                  pending: Sequence[PendingDecision] = ()) -> str:
-    """The Markdown report of a run: events by phase, then the board, or the pending list."""
-    out = [f"# {title}\n"]
+                  pending: Sequence[PendingDecision] = (), *, fmt: str = "markdown",
+                  private: Private | None = None) -> str:
+    """The report of a run: events by phase (battles with their tables), then the board —
+    or, when the run stopped, the decisions pending (ids only); ``private`` appends one
+    house's own section."""
+    if fmt not in FORMATS:
+        raise ValueError(fmt)
+    nm = Names(ruleset)
+    code = "`" if fmt == "markdown" else ""
+    out = [_heading(1, title, fmt)]
     phase = None
     for event in events:
-        if event["phase"] != phase:
-            phase = event["phase"]
-            out.append(f"\n## Round {event['round']} — {PHASE_TITLES.get(phase, phase)}\n")
-        out.append(f"- {event_line(event)}")
+        if (event["round"], event["phase"]) != phase:
+            phase = (event["round"], event["phase"])
+            out.append("\n" + _heading(2, f"Round {event['round']} — "
+                                       f"{PHASE_TITLES.get(event['phase'], event['phase'])}",
+                                       fmt) + "\n")
+        out.append(f"- {event_line(event, nm)}")
         if event["type"] == "orders_revealed":
-            out.append("\n" + _orders_table(event) + "\n")
+            out.append("\n" + _orders_table(event, nm, fmt) + "\n")
+        elif event["type"] == "battle":
+            out.append("\n" + battle_table(event, nm, fmt) + "\n")
     if pending:
-        out.append("\n## Stopped: decisions pending\n")
+        out.append("\n" + _heading(2, "Stopped: decisions pending", fmt) + "\n")
         for p in pending:
-            out.append(f"- `{p.request.id}` — {p.request.house}: {p.request.prompt}"
-                       + (f" ({p.reason})" if p.reason else ""))
+            out.append(f"- {code}{p.request.id}{code} — {house(p.request.house)} ({p.request.kind})")
         out.append("\nEverything above happened; the rest of the round follows once these are "
                    "answered.\n")
     else:
-        out.append("\n## After the run\n")
-        out.append(board_tables(state, ruleset))
+        out.append("\n" + _heading(2, "After the run", fmt) + "\n")
+        out.append(board_tables(state, ruleset, fmt))
+    if private is not None:
+        out.append("\n" + private_section(private, state, ruleset, pending, fmt))
     return "\n".join(out).rstrip() + "\n"
 
 
 def render_log(events: Sequence[Event]) -> str:
-    """JSON Lines: one event per line, keys in event order."""
+    """JSON Lines: one event per line, keys in event order (fields: :data:`EVENT_FIELDS`)."""
     return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from tabulate import tabulate
 
@@ -28,12 +29,14 @@ def units_text(units: list[str], routed: list[str] | None = None) -> str:
     return text
 
 
-def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> str:
-    """Board, tracks and houses as tables; ``house`` limits it to what that house may see."""
-    out = [f"{ruleset.title} — game {state.game_id}, round {state.round}, "
-           f"{state.phase} phase" + (f" (view of {house})" if house else " (moderator's view)")]
-    if state.winner:
-        out.append(f"Winner: {', '.join(state.winner['houses'])} — {state.winner['reason']}")
+AREA_COLUMNS = ("area", "kind", "castle", "controlled by", "units", "order", "power token",
+                "neutral force")
+"""Every column :func:`area_rows` can build."""
+
+
+def area_rows(state: GameState, ruleset: Ruleset, columns: Sequence[str]) -> list[list[str]]:
+    """One row per area that holds anything or is controlled, in area order, with ``columns``
+    (a selection of :data:`AREA_COLUMNS`); shared by ``agot show`` and the report."""
     rows = []
     for area_id in ruleset.area_ids:
         here = state.area(area_id)
@@ -46,11 +49,22 @@ def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> s
             nf = here.neutral_force
             neutral = f"{nf.strength}" + (f" ({nf.house}: {units_text(nf.units)})" if nf.house
                                           else "")
-        rows.append([area.name, area.kind, area.castle or "", ctrl or "",
-                     f"{here.house}: {units_text(here.units, here.routed)}" if here.units else "",
-                     here.order or "", here.power_token or "", neutral])
-    out.append(tabulate(rows, headers=["area", "kind", "castle", "controlled by", "units",
-                                       "order", "power token", "neutral force"]))
+        cells = {"area": area.name, "kind": area.kind, "castle": area.castle or "",
+                 "controlled by": ctrl or "",
+                 "units": f"{here.house}: {units_text(here.units, here.routed)}" if here.units else "",
+                 "order": here.order or "", "power token": here.power_token or "",
+                 "neutral force": neutral}
+        rows.append([cells[c] for c in columns])
+    return rows
+
+
+def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> str:
+    """Board, tracks and houses as tables; ``house`` limits it to what that house may see."""
+    out = [f"{ruleset.title} — game {state.game_id}, round {state.round}, "
+           f"{state.phase} phase" + (f" (view of {house})" if house else " (moderator's view)")]
+    if state.winner:
+        out.append(f"Winner: {', '.join(state.winner['houses'])} — {state.winner['reason']}")
+    out.append(tabulate(area_rows(state, ruleset, AREA_COLUMNS), headers=list(AREA_COLUMNS)))
     track_rows = []
     for position in range(len(state.houses)):
         row: list[str | int] = [position + 1]

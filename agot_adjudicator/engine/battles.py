@@ -448,7 +448,7 @@ def _units_check(pool: Sequence[str], count: int) -> Check:
         left = list(pool)
         for unit in value:
             if unit not in left:
-                return f"no {unit} left to choose among {sort_units(list(pool))}"
+                return f"no {unit} left to choose among {', '.join(sort_units(list(pool)))}"
             left.remove(unit)
         return None
     return check
@@ -485,7 +485,7 @@ def take_casualties(ctx: Context, fight: Fight, loser: str) -> None:
     dead = choose_units(ctx, f"{fight.key}/casualties/{house}", "casualties", house, pool,
                         min(count, len(pool)),
                         f"you lost the battle in {fight.area}: choose {count} casualties "
-                        f"among {pool}.", areas)
+                        f"among {', '.join(sort_units(list(pool)))}.", areas)
     for unit in dead:
         pool.remove(unit)
     if loser == "defender" and dead:
@@ -563,7 +563,7 @@ def _supply_cut(ctx: Context, fight: Fight, house: str, to: str, units: list[str
         return units
     lost = choose_units(ctx, f"{fight.key}/retreat_losses/{house}", "retreat_losses", house,
                         units, len(units) - keep,
-                        f"only {keep} of your units {units} can retreat to {to} within your "
+                        f"only {keep} of your units ({', '.join(units)}) can retreat to {to} within your "
                         "supply limit: choose the ones destroyed.", [fight.area, to])
     rest = list(units)
     for unit in lost:
@@ -618,7 +618,8 @@ def defender_retreats(ctx: Context, fight: Fight) -> None:
             fitting = [a for a in prefs if a in options]
             plan = fitting[0] if fitting else (prefs[0] if prefs else NO_PLAN)
         request = Request(f"{fight.key}/retreat/{house}", house, "retreat",
-                          f"you lost {fight.area}: retreat {survivors} to one of these areas.",
+                          f"you lost {fight.area}: retreat {', '.join(survivors)} to one of these "
+                          "areas.",
                           tuple(options), options[0])
         to = ctx.ask(request, plan)
     kept = _supply_cut(ctx, fight, house, to, survivors, None)

@@ -29,6 +29,8 @@ Rulings (judgment calls, listed in the man page):
 - Brienne of Tarth removes the opponent's Defense order only when the
   opponent is the defender (an attacker has no order in the embattled area).
 - Catelyn Stark doubles the Stark Defense order only when Stark defends.
+- The Queen of Thorns cancels the opponent's text whatever its window,
+  "if you win" texts included.
 - ``on_win`` texts resolve after the winner is known and *before*
   casualties, retreats and the discarding of the played cards (R6.12): so
   Maester Luwin cannot take back the card being played, and Melisandre sees
