@@ -1,0 +1,29 @@
+"""Every rule of the index (R0–R13 of RULES.md) is pinned by at least one conformance case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agot_adjudicator.conformance import load_case, suite_cases
+from agot_adjudicator.rules_index import RULE_IDS, rule_key
+
+ROOT = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def _cited() -> set[str]:
+    return {rule for path in suite_cases(ROOT) for rule in load_case(path).data["rules"]}
+
+
+def test_every_rule_has_a_case() -> None:
+    missing = [rule for rule in RULE_IDS if rule not in _cited()]
+    assert not missing, f"rules no scenario cites: {missing}"
+
+
+def test_cases_cite_only_known_rules() -> None:
+    sections = {rule.split(".")[0] for rule in RULE_IDS}
+    unknown = sorted((r for r in _cited() if r not in RULE_IDS and r not in sections), key=rule_key)
+    assert not unknown, f"cited rules not in RULES.md: {unknown}"
+
+
+def test_suite_size() -> None:
+    assert len(suite_cases(ROOT)) >= 150
