@@ -91,8 +91,18 @@ class Document:
         return Problem(self.name, line, col, json_path(parts), message)
 
 
-def _mark_problem(name: str, exc: YAMLError) -> Problem:
+def _mark_problem(name: str, exc: YAMLError, text: str = "") -> Problem:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    position = getattr(exc, "position", None)
+    if mark is None and isinstance(position, int) and 0 <= position <= len(text):
+        # A reader error (a forbidden character) has a character index, not a mark.
+        line = text.count("\n", 0, position) + 1
+        col = position - (text.rfind("\n", 0, position) + 1) + 1
+        character = getattr(exc, "character", None)
+        code = ord(character) if isinstance(character, str) else character
+        what = f"character #x{code:04x}" if isinstance(code, int) else "a character"
+        return Problem(name, line, col, "", f"invalid YAML: unacceptable {what}: "
+                       "special characters are not allowed")
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
     message = f"{context}: {problem}" if context and "duplicate" in str(context) else problem
@@ -125,6 +135,9 @@ def _check_events(name: str, text: str) -> list[Problem]:
                 if is_key and isinstance(event, events.CollectionStartEvent):
                     problems.append(Problem(name, *where, "", "invalid YAML: a mapping key must be "
                                             "a single value, not a list or mapping"))
+                elif is_key and isinstance(event, events.ScalarEvent) and event.value == "<<" \
+                        and event.style is None:
+                    problems.append(Problem(name, *where, "", "YAML merge keys ('<<') are not allowed"))
             if isinstance(event, events.CollectionStartEvent):
                 children.append([isinstance(event, events.MappingStartEvent), 0])
             elif isinstance(event, events.CollectionEndEvent) and children:
@@ -150,7 +163,7 @@ def _check_events(name: str, text: str) -> list[Problem]:
             if len(problems) >= 20:
                 break
     except YAMLError as exc:
-        problems.append(_mark_problem(name, exc))
+        problems.append(_mark_problem(name, exc, text))
     return problems
 
 
@@ -200,9 +213,11 @@ def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]]
             child = (*path, skey)
             try:
                 line, col = node.lc.value(key)
-                positions[child] = (line + 1, col + 1)
                 kline, kcol = node.lc.key(key)
                 key_positions[child] = (kline + 1, kcol + 1)
+                # An empty value ("round:") is marked where the next token starts: use its key.
+                empty = value is None and line != kline
+                positions[child] = (kline + 1, kcol + 1) if empty else (line + 1, col + 1)
             except (KeyError, TypeError, IndexError):
                 pass
             out[skey] = _plain(value, child, positions, key_positions)
@@ -369,9 +384,9 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     try:
         node = yaml.load(io.StringIO(text))
     except MarkedYAMLError as exc:
-        raise InputError([_mark_problem(name, exc)]) from None
+        raise InputError([_mark_problem(name, exc, text)]) from None
     except YAMLError as exc:
-        raise InputError([_mark_problem(name, exc)]) from None
+        raise InputError([_mark_problem(name, exc, text)]) from None
     except RecursionError:
         raise InputError([Problem(name, None, None, "", "document nested too deeply")]) from None
     if not isinstance(node, CommentedMap):
@@ -437,7 +452,17 @@ ID_PATTERN = "^[a-z][a-z0-9_]*$"
 """The schemas' pattern for ruleset ids."""
 
 
+DECISION_ID_PATTERN = "^r[0-9]+/[a-z0-9_@/.:+-]+$"
+"""The orders schema's pattern for decision ids (answers)."""
+
+
 def _describe(error: ValidationError) -> str:
+    if error.validator == "type" and (error.instance is None or isinstance(error.instance, bool)):
+        # YAML spells them null, true and false.
+        word = {None: "null", True: "true", False: "false"}[error.instance]
+        return f"{word} is not of type {error.validator_value!r}"
+    if error.validator == "pattern" and error.validator_value == DECISION_ID_PATTERN:
+        return f"{error.instance!r} is not a decision id (e.g. r3/march@lannisport/house_card/stark)"
     if error.validator == "additionalProperties":
         return error.message.replace("Additional properties are not allowed", "unknown key")
     if error.validator == "enum" and isinstance(error.validator_value, list):

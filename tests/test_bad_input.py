@@ -35,7 +35,7 @@ def _snapshot(folder: Path) -> dict[str, bytes | None]:
 
 
 def test_there_are_enough_cases():
-    assert len(_cases()) >= 45
+    assert len(_cases()) >= 150
 
 
 @pytest.mark.parametrize("case_dir", _cases(), ids=lambda p: p.name)
