@@ -647,14 +647,99 @@ def _flowify(data: Any, depth: int = 0) -> Any:
     return data
 
 
-def dump_yaml(data: Mapping[str, Any], header: str | None = None) -> str:
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./@+-]*")
+
+
+def _word(value: Any) -> str:
+    """A scalar as ruamel would write it, for the values the fast writer is sure of."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str) and _PLAIN_WORD.fullmatch(value) and len(value) < 1000:
+        tools = _fast_tools()
+        if tools is not None and str(tools[2](ScalarNode, value, (True, False))) == "tag:yaml.org,2002:str":
+            return value
+    raise _Slow
+
+
+def _write_map(data: Mapping[str, Any], indent: int, out: list[str]) -> None:
+    pad = " " * indent
+    for key, value in data.items():
+        name = _word(key) if isinstance(key, str) else _word(None)
+        if isinstance(value, dict):
+            if value:
+                out.append(f"{pad}{name}:\n")
+                _write_map(value, indent + 2, out)
+            else:
+                out.append(f"{pad}{name}: {{}}\n")
+        elif isinstance(value, list):
+            if all(not isinstance(v, dict | list) for v in value):
+                words = ", ".join("null" if v is None else _word(v) for v in value)
+                out.append(f"{pad}{name}: [{words}]\n")
+            else:
+                out.append(f"{pad}{name}:\n")
+                _write_seq(value, indent + 2, out)
+        elif value is None:
+            out.append(f"{pad}{name}:\n")
+        else:
+            out.append(f"{pad}{name}: {_word(value)}\n")
+
+
+def _write_seq(items: list[Any], indent: int, out: list[str]) -> None:
+    pad = " " * indent
+    for item in items:
+        if isinstance(item, dict) and item:
+            start = len(out)
+            _write_map(item, indent + 2, out)
+            out[start] = f"{pad}- {out[start][indent + 2:]}"
+        elif isinstance(item, dict):
+            out.append(f"{pad}- {{}}\n")
+        elif isinstance(item, list) or item is None:
+            raise _Slow
+        else:
+            out.append(f"{pad}- {_word(item)}\n")
+
+
+def _fast_dump(data: Mapping[str, Any]) -> str | None:
+    """The text :func:`dump_yaml` writes, without ruamel's (slow) emitter; None when unsure.
+
+    Only ids, numbers, booleans and nulls are written by hand (tests compare the two
+    writers on every document of the repository).
+
+    >>> print(_fast_dump({"a": {"b": [1, "x"], "c": None}, "d": [{"e": True}]}), end="")
+    a:
+      b: [1, x]
+      c:
+    d:
+      - e: true
+    >>> _fast_dump({"a": "two words"}) is None
+    True
+    """
+    out: list[str] = []
+    if not data:
+        return None
+    try:
+        _write_map(data, 0, out)
+    except _Slow:
+        return None
+    if any(len(line) > 4000 for line in out):
+        return None  # ruamel folds long lines
+    return "".join(out)
+
+
+def dump_yaml(data: Mapping[str, Any], header: str | None = None, *, fast: bool = True) -> str:
     """Serialise ``data`` to YAML text, deterministically (keys in insertion order)."""
-    yaml = YAML(typ="rt")
-    yaml.width = 4096
-    yaml.indent(mapping=2, sequence=4, offset=2)
-    buffer = io.StringIO()
-    yaml.dump(_flowify(dict(data)), buffer)
-    text = buffer.getvalue()
+    quick = _fast_dump(data) if fast else None
+    if quick is not None:
+        text = quick
+    else:
+        yaml = YAML(typ="rt")
+        yaml.width = 4096
+        yaml.indent(mapping=2, sequence=4, offset=2)
+        buffer = io.StringIO()
+        yaml.dump(_flowify(dict(data)), buffer)
+        text = buffer.getvalue()
     if header:
         text = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + text
     return text

@@ -70,3 +70,42 @@ def test_stopped_run_is_byte_identical(tmp_path: Path):
                        "pending.yaml", "--report", "report.md", "--log", "log.jsonl"], work, 3,
                       ["<stdout>", "pending.yaml", "report.md", "log.jsonl"])
     assert not (tmp_path / "stopped-0" / "next.yaml").exists()
+
+
+def _documents():
+    """Every mapping in every YAML file of the repository, and the state after the bench round."""
+    from agot_adjudicator import app
+    from agot_adjudicator.errors import InputError
+    from agot_adjudicator.files import parse_text
+    from agot_adjudicator.ruleset import load_ruleset
+
+    def mappings(node, depth=0):
+        if isinstance(node, dict) and node and depth < 2:
+            yield node
+            for value in node.values():
+                yield from mappings(value, depth + 1)
+
+    folders = ("scenarios", "tests/data", "bench/data", "agot_adjudicator/data")
+    for path in sorted(p for f in folders for p in (ROOT / f).rglob("*.yaml")):
+        try:
+            yield from mappings(parse_text(path.name, path.read_bytes()).data)
+        except InputError:
+            continue
+    ruleset = load_ruleset()
+    run = app.adjudicate_files(str(ROUND / "state.yaml"), [str(ROUND / "orders.yaml")], ruleset,
+                               defaults=True)
+    yield run.result.state.to_dict(ruleset)
+
+
+def test_fast_yaml_writer_writes_what_ruamel_writes():
+    """The hand-written YAML writer (ids, numbers, booleans, nulls) is byte-identical to ruamel's."""
+    from agot_adjudicator.files import _fast_dump, dump_yaml
+
+    taken = total = 0
+    for data in _documents():
+        total += 1
+        fast = _fast_dump(data)
+        if fast is not None:
+            taken += 1
+            assert fast == dump_yaml(data, fast=False), data
+    assert taken > 0.8 * total, f"fast writer used for {taken} of {total} documents"
