@@ -21,16 +21,12 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ruamel.yaml import YAML, events
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import ScalarNode
-
 from agot_adjudicator.errors import InputError, Problem
 
-if TYPE_CHECKING:  # jsonschema is imported when a schema is first used (it is slow to import)
+if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they are slow to import)
     import jsonschema
     from jsonschema.exceptions import ValidationError
+    from ruamel.yaml.error import YAMLError
 
 MAX_BYTES = 1024 * 1024
 """Input files larger than this (1 MiB) are refused."""
@@ -124,6 +120,9 @@ def _check_events(name: str, text: str) -> list[Problem]:
     documents = 0
     depth = 0
     children: list[list[int]] = []  # per open collection: [is a mapping, nodes seen so far]
+    from ruamel.yaml import YAML, events
+    from ruamel.yaml.error import YAMLError
+
     yaml = YAML(typ="rt")
     try:
         for event in yaml.parse(text):
@@ -206,6 +205,8 @@ def _needs_event_check(text: str) -> bool:
 def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]],
            key_positions: dict[JsonPath, tuple[int, int]]) -> Any:
     """Convert ruamel's round-trip nodes to plain JSON-like data, recording positions."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     if isinstance(node, CommentedMap):
         out: dict[str, Any] = {}
         for key, value in node.items():
@@ -257,15 +258,43 @@ class _Slow(Exception):
     """The fast path cannot be sure it matches the reference parser: use the slow path."""
 
 
+_BOOLS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+_NULLS = frozenset({"null", "Null", "NULL", "~"})
+_NOT_A_NUMBER_OR_DATE = re.compile(r"[A-DF-SU-Ya-df-su-y]")
+"""A letter that no YAML 1.2 number or timestamp holds (they hold only e, E, t, T, z, Z)."""
+
+
+def _plain_kind(value: str) -> str:
+    """What ruamel.yaml's YAML 1.2 resolver makes of a plain scalar, where that is sure:
+    'str', 'int' (decimal), 'bool', 'null'; else 'unsure'. Tested against ruamel's resolver.
+
+    >>> [_plain_kind(v) for v in ("winterfell", "12", "True", "~", "79cfa5", "1e3", "0x1f", "on")]
+    ['str', 'int', 'bool', 'null', 'str', 'unsure', 'unsure', 'str']
+    """
+    if value in _BOOLS:
+        return "bool"
+    if value in _NULLS:
+        return "null"
+    if _DECIMAL.fullmatch(value):
+        return "int"
+    first = value[:1]
+    if first and first.isascii() and (first.isalpha() or first in "_/"):
+        return "str"  # YAML 1.2 resolves only true/false/null words among letter-led scalars
+    if first.isdigit() and value[:2].lower() not in ("0x", "0o", "0b") and \
+            _NOT_A_NUMBER_OR_DATE.search(value):
+        return "str"
+    return "unsure"
+
+
 @cache
 def _fast_tools() -> tuple[Any, Any, Any] | None:
-    """PyYAML's libyaml composer and node classes, and ruamel's YAML 1.2 resolver; None without libyaml."""
+    """PyYAML's libyaml composer and node classes, and the scalar resolver; None without libyaml."""
     try:
         import yaml
         from yaml import CSafeLoader
     except ImportError:  # pragma: no cover - PyYAML is a dependency; its C part is optional
         return None
-    return CSafeLoader, yaml.nodes, YAML(typ="rt").resolver.resolve
+    return CSafeLoader, yaml.nodes, _plain_kind
 
 
 def _fast_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int, int]],
@@ -306,14 +335,14 @@ def _fast_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int, in
         value = node.value
         if value == "":
             raise _Slow
-        tag = str(resolve(ScalarNode, value, (True, False)))
-        if tag == "tag:yaml.org,2002:str":
+        kind = resolve(value)
+        if kind == "str":
             return value
-        if tag == "tag:yaml.org,2002:int" and _DECIMAL.fullmatch(value):
+        if kind == "int":
             return int(value)
-        if tag == "tag:yaml.org,2002:bool" and value.lower() in ("true", "false"):
+        if kind == "bool":
             return value.lower() == "true"
-        if tag == "tag:yaml.org,2002:null":
+        if kind == "null":
             return None
         raise _Slow
 
@@ -379,6 +408,10 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     problems = _check_events(name, text)
     if problems:
         raise InputError(problems)
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -634,6 +667,8 @@ def check_schema(doc: Document, schema_name: str) -> None:
 
 def _flowify(data: Any, depth: int = 0) -> Any:
     """Turn plain data into ruamel nodes: short lists of scalars in flow style."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     if isinstance(data, dict):
         cm = CommentedMap()
         for key, value in data.items():
@@ -656,10 +691,9 @@ def _word(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, str) and _PLAIN_WORD.fullmatch(value) and len(value) < 1000:
-        tools = _fast_tools()
-        if tools is not None and str(tools[2](ScalarNode, value, (True, False))) == "tag:yaml.org,2002:str":
-            return value
+    if isinstance(value, str) and _PLAIN_WORD.fullmatch(value) and len(value) < 1000 and \
+            _plain_kind(value) == "str":
+        return value
     raise _Slow
 
 
@@ -734,6 +768,8 @@ def dump_yaml(data: Mapping[str, Any], header: str | None = None, *, fast: bool 
     if quick is not None:
         text = quick
     else:
+        from ruamel.yaml import YAML
+
         yaml = YAML(typ="rt")
         yaml.width = 4096
         yaml.indent(mapping=2, sequence=4, offset=2)

@@ -9,7 +9,8 @@ The floors (all measured the same way as the command they are compared with):
 - ``deps``: ``python -c "import click, ruamel.yaml, jsonschema, tabulate"`` — the floor the first
   version of this script used; it counts libraries a run may not need, so it flatters the ratio.
 
-Children run with bytecode caching on (``PYTHONPYCACHEPREFIX`` in a temporary folder, after one
+Children run in this checkout's root (``python -m`` puts the working directory first on the
+path) with bytecode caching on (``PYTHONPYCACHEPREFIX`` in a temporary folder, after one
 warm-up run), as an installed package has its ``.pyc`` files: without it every run recompiles
 our ~40 modules, which is not what a user measures.
 """
@@ -58,7 +59,7 @@ def median_times(cmd: list[str], runs: int, env: dict[str, str]) -> tuple[float,
     walls, cpus = [], []
     for i in range(runs + 1):
         cpu, start = _children_cpu(), time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, env=env)
+        done = subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT)
         elapsed, used = time.perf_counter() - start, _children_cpu() - cpu
         if done.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stderr.decode()}")

@@ -16,15 +16,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import FLOORS, adjudicate_cmd, child_env, round_files
+from _common import FLOORS, ROOT, adjudicate_cmd, child_env, round_files
 
 
 def peak_rss_kib(cmd: list[str], env: dict[str, str]) -> int:
     """Peak RSS (KiB) of ``cmd``, measured in a fresh grandchild so earlier runs do not count."""
-    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
-             "capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    # posix_spawn, not fork: a forked child would start with a copy of the probe's own pages
+    # and count them in its peak.
+    probe = ("import os, resource, sys; pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, "
+             "file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0), "
+             "(os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]); "
+             "assert os.waitpid(pid, 0)[1] == 0; "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     done = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True,
-                          env=env, check=True)
+                          env=env, check=True, cwd=ROOT)
     return int(done.stdout.strip())
 
 
@@ -35,7 +40,7 @@ def main() -> None:
         files = round_files(work)
         cmd = adjudicate_cmd(files, work)
         for warm in (*FLOORS.values(), cmd):  # fill the pyc cache first: compiling costs memory
-            subprocess.run(warm, env=env, capture_output=True, check=True)
+            subprocess.run(warm, env=env, capture_output=True, check=True, cwd=ROOT)
         floors = {name: peak_rss_kib(c, env) for name, c in FLOORS.items()}
         rss = peak_rss_kib(cmd, env)
     for name, kib in floors.items():

@@ -211,3 +211,28 @@ def test_quick_schema_check_never_passes_what_jsonschema_refuses():
                 quick_valid += 1
                 assert not any(True for _ in _validator(kind).iter_errors(mutated)), (kind, mutated)
     assert quick_valid > 100
+
+
+def test_plain_scalar_kinds_agree_with_ruamels_resolver():
+    """The fast path's resolver never calls 'str', 'int', 'bool' or 'null' what ruamel calls otherwise."""
+    import random
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.nodes import ScalarNode
+
+    from agot_adjudicator.files import _plain_kind
+
+    resolve = YAML(typ="rt").resolver.resolve
+    tags = {"str": "tag:yaml.org,2002:str", "int": "tag:yaml.org,2002:int",
+            "bool": "tag:yaml.org,2002:bool", "null": "tag:yaml.org,2002:null"}
+    rng = random.Random(3)
+    alphabet = "0123456789abcdefxobtzeTZE_-+.:/ ~nulTrFaNY<=@"
+    samples = ["", "~", "null", "NULL", "Null", "nULL", "true", "TRUE", "tRUE", "yes", "no", "on", "off",
+               "y", "n", "0", "-0", "+1", "00", "010", "0o17", "0x1F", "0b101", "1_000", "1e3", "1E3", ".5",
+               "1.", ".inf", "-.inf", ".nan", "2001-12-14", "2001-12-14t21:59:43.10z", "12:30", "<<", "=",
+               "79cfa562ad530742a57c23a25338028599bc4d245bed27bb169f79a48c370787", "123e4567", "1z", "_1"]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(20000)]
+    for value in samples:
+        kind = _plain_kind(value)
+        if kind != "unsure":
+            assert str(resolve(ScalarNode, value, (True, False))) == tags[kind], value
