@@ -26,7 +26,6 @@ from agot_adjudicator.files import (
     write_atomic,
 )
 from agot_adjudicator.ruleset import Ruleset, export_ruleset, load_ruleset
-from agot_adjudicator.views import show_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -138,6 +137,8 @@ def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
 @handle_errors
 def show(ctx: click.Context, state: str, house: str | None) -> None:
     """Print the board, the tracks and the houses of STATE as tables."""
+    from agot_adjudicator.views import show_text  # tabulate is slow to import; only show needs it
+
     ruleset = ruleset_of(ctx)
     _, game = app.load_state(state, ruleset)
     if house is not None and house not in game.houses:

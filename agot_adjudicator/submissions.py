@@ -205,6 +205,11 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
         area(raid["from"], "plans.raids", i, "from")
         for j, target in enumerate(raid.get("targets", [])):
             area(target, "plans.raids", i, "targets", j)
+            if raid["from"] in ruleset.areas and target in ruleset.areas and \
+                    target not in ruleset.areas[raid["from"]].adjacent:
+                p.append(src["plans.raids"].problem(f"{target} is not adjacent to {raid['from']}; "
+                                                    "a raid reaches adjacent areas only (R5.2)",
+                                                    i, "targets", j))
     for i, march in enumerate(plans.get("marches") or []):
         area(march["from"], "plans.marches", i, "from")
         for dest in march.get("moves", {}):
@@ -212,8 +217,20 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
     for key in ("support", "retreats"):
         for area_id in plans.get(key) or {}:
             area(area_id, f"plans.{key}", area_id, key=True)
+    for area_id, destinations in (plans.get("retreats") or {}).items():
+        for j, dest in enumerate(destinations or []):
+            area(dest, "plans.retreats", area_id, j)
+    for area_id, houses in (plans.get("support") or {}).items():
+        for j, house in enumerate(houses or []):
+            if house not in ruleset.houses:
+                p.append(src["plans.support"].problem(f"'{house}' is not a house"
+                                                      f"{suggest(house, ruleset.houses)}", area_id, j))
     for area_id in plans.get("musters") or {}:
         area(area_id, "plans.musters", area_id, key=True)
+        if area_id in ruleset.areas and not ruleset.areas[area_id].mustering_points:
+            p.append(src["plans.musters"].doc.problem(
+                [*src["plans.musters"].path, area_id],
+                f"{area_id} has no castle or stronghold to muster in (R3.5)", key=True))
     if plans.get("raven"):
         area(plans["raven"]["area"], "plans.raven", "area")
         if plans["raven"]["order"] not in ruleset.order_tokens:
@@ -228,7 +245,11 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
                 where: list[str | int] = [i, "priority", j] if "priority" in rule else [i, "card"]
                 p.append(src["plans.house_cards"].problem(
                     f"'{card}' is not a {section.house} house card{suggest(card, own)}", *where))
-    for i, house in enumerate(plans.get("tie_break") or []):
+    tie_break = plans.get("tie_break") or []
+    for i, house in enumerate(tie_break):
+        if house in tie_break[:i]:
+            p.append(src["plans.tie_break"].problem(f"'{house}' is named twice in the tie-break "
+                                                    "order (R7.2)", i))
         if house not in ruleset.houses:
             p.append(src["plans.tie_break"].problem(f"'{house}' is not a house"
                                                     f"{suggest(house, ruleset.houses)}", i))

@@ -29,13 +29,17 @@ def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
     """Every rule problem of a schema-valid state document (R0.3, R0.4, R9, R12, R13)."""
     d: dict[str, Any] = doc.data
     p: list[Problem] = []
-    if d["ruleset"]["sha256"] != ruleset.sha256:
-        p.append(doc.problem(["ruleset", "sha256"],
+    if d["ruleset"]["sha256"] != ruleset.sha256 or d["ruleset"]["name"] != ruleset.name:
+        wrong = "sha256" if d["ruleset"]["sha256"] != ruleset.sha256 else "name"
+        p.append(doc.problem(["ruleset", wrong],
                              f"the state was made with ruleset {d['ruleset']['name']} "
                              f"{d['ruleset']['sha256'][:12]}…, but the ruleset in use is "
                              f"{ruleset.name} {ruleset.sha256[:12]}… ({ruleset.source}); "
                              "pass the matching --ruleset"))
         return p  # the other checks would compare the state with the wrong components
+    if d["round"] > ruleset.rounds:
+        p.append(doc.problem(["round"], f"round {d['round']} does not exist: the game ends after "
+                             f"round {ruleset.rounds} (R11.1)"))
     houses = list(d["houses"])
     for house in houses:
         if house not in ruleset.houses:

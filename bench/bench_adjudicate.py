@@ -1,54 +1,40 @@
-"""Benchmark: median wall time of `agot adjudicate` on a full 5-player round vs the import floor.
+"""Benchmark: median wall time of ``agot adjudicate`` on a full 5-player round, against the floors.
 
-Not a test (pytest does not collect bench/). Run: ``python bench/bench_adjudicate.py [N]``.
-Prints the floor (``python -c "import click, ruamel.yaml, jsonschema, tabulate"``), the
-adjudicate median, and their ratio (target ≤ 1.5).
+Not a test (pytest does not collect bench/). Run: ``python bench/bench_adjudicate.py [RUNS]``.
+The round (bench/data) has a Westeros phase, orders for five houses, raids, marches, two battles
+and consolidations; it writes the next state, the report and the log. The ratio's floor is the
+bare interpreter plus ``import agot_adjudicator`` (see bench/_common.py for every floor).
+Target: adjudicate <= 1.5 x floor.
 """
 
 from __future__ import annotations
 
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ORDERS = ROOT / "tests" / "data" / "round1" / "orders.yaml"
-ANSWERS = "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: null\n"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def median_seconds(cmd: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from _common import FLOORS, adjudicate_cmd, child_env, load, median_times, round_files
 
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
-    work = Path(tempfile.mkdtemp(prefix="agot-bench-"))
-    try:
-        agot = [sys.executable, "-m", "agot_adjudicator"]
-        subprocess.run([*agot, "new", "--seed", "1", "-o", str(work / "s.yaml")], check=True,
-                       capture_output=True)
-        shutil.copy(ORDERS, work / "o.yaml")
-        (work / "a.yaml").write_text(ANSWERS)
-        floor = median_seconds([sys.executable, "-c",
-                                "import click, ruamel.yaml, jsonschema, tabulate"], runs)
-        adjudicate = median_seconds([*agot, "adjudicate", str(work / "s.yaml"), str(work / "o.yaml"),
-                                     str(work / "a.yaml"), "-o", str(work / "n.yaml"), "--report",
-                                     str(work / "r.md"), "--log", str(work / "l.jsonl")], runs)
-        print(f"runs: {runs}")
-        print(f"import floor:            {floor * 1000:8.1f} ms")
-        print(f"agot adjudicate (round): {adjudicate * 1000:8.1f} ms")
-        print(f"ratio:                   {adjudicate / floor:8.2f}  (target <= 1.5)")
-    finally:
-        shutil.rmtree(work)
+    with tempfile.TemporaryDirectory(prefix="agot-bench-") as tmp:
+        work = Path(tmp)
+        env = child_env(work / "pycache")
+        files = round_files(work)
+        print(f"runs: {runs} (median, after a warm-up run); {load()}")
+        floors = {name: median_times(cmd, runs, env) for name, cmd in FLOORS.items()}
+        wall, cpu = median_times(adjudicate_cmd(files, work), runs, env)
+        print("                     wall ms   cpu ms")
+        for name, (w, c) in floors.items():
+            print(f"floor {name:12s} {w * 1000:8.1f} {c * 1000:8.1f}   {' '.join(FLOORS[name][1:])}")
+        print(f"agot adjudicate    {wall * 1000:8.1f} {cpu * 1000:8.1f}   (full round, 3 outputs)")
+        for name, (w, c) in floors.items():
+            mark = "  (target <= 1.5)" if name == "package" else ""
+            print(f"ratio to {name:9s} {wall / w:8.2f} {cpu / c:8.2f}{mark}")
+        print(f"after load: {load()}")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ def _snapshot(folder: Path) -> dict[str, bytes | None]:
 
 
 def test_there_are_enough_cases():
-    assert len(_cases()) >= 45
+    assert len(_cases()) >= 150
 
 
 @pytest.mark.parametrize("case_dir", _cases(), ids=lambda p: p.name)
@@ -63,3 +63,176 @@ def test_bad_input_is_refused(case_dir: Path, tmp_path: Path, monkeypatch: pytes
         assert errors == case["expect"]
     assert result.stdout == "", "nothing on stdout when the input is refused"
     assert _snapshot(work) == before, "a file was created or changed"
+
+
+# --- the fast YAML path (libyaml) must agree with the reference path (ruamel round-trip) ------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _yaml_corpus() -> list[Path]:
+    folders = ("scenarios", "tests/data", "bench/data", "agot_adjudicator/data")
+    return sorted(p for f in folders for p in (ROOT / f).rglob("*.yaml"))
+
+
+def _parse_both(text: bytes) -> tuple[object, object]:
+    from agot_adjudicator.errors import InputError
+    from agot_adjudicator.files import parse_text
+
+    out = []
+    for fast in (True, False):
+        try:
+            doc = parse_text("f.yaml", text, fast=fast)
+            out.append((doc.data, dict(doc.positions), dict(doc.key_positions)))
+        except InputError as exc:
+            out.append([str(p) for p in exc.problems])
+    return out[0], out[1]
+
+
+def test_fast_yaml_path_is_taken_and_agrees_on_the_repository_files():
+    from agot_adjudicator.files import _fast_parse
+
+    corpus = _yaml_corpus()
+    assert len(corpus) > 300
+    taken = 0
+    for path in corpus:
+        raw = path.read_bytes()
+        fast, slow = _parse_both(raw)
+        assert fast == slow, path
+        taken += _fast_parse(raw.decode("utf-8", "replace")) is not None
+    # Block scalars, '!' or '...' in comments and bad files take the slow path.
+    assert taken > 0.6 * len(corpus), f"fast path taken for only {taken} of {len(corpus)} files"
+    for path in [*(ROOT / "bench" / "data").glob("*.yaml"), *(ROOT / "tests" / "data" / "round1").glob("*")]:
+        assert _fast_parse(path.read_text(encoding="utf-8")) is not None, path
+
+
+_SNIPPETS = ["", " ", "-", "- ", ":", ": ", "#", "[", "]", "{", "}", ",", "'", '"', "\n", "  ", "x",
+             "1", "null", "true", "1.5", "0o7", "~", "? ", "|", ">", "@", "`", "%", "yes", "- a\n",
+             "k: v\n", "  k: v\n", "k:\n", "[a, b]", "{a: 1}", "2020-01-01", "+1", "0x1", "1e3"]
+
+
+def test_fast_yaml_path_agrees_on_mutated_files():
+    """Random edits of real files: the fast path must give what ruamel gives, or step aside."""
+    import random
+
+    rng = random.Random(7)
+    corpus = [p.read_bytes().decode("utf-8", "replace") for p in _yaml_corpus()]
+    for _ in range(500):
+        text = rng.choice(corpus)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text) + 1)
+            cut = rng.choice([0, 0, 1, 2, 5])
+            text = text[:at] + rng.choice(_SNIPPETS) + text[at + cut:]
+        fast, slow = _parse_both(text.encode("utf-8"))
+        assert fast == slow, text
+
+
+# --- the quick schema check must never pass what jsonschema refuses ----------------------------
+
+def _schema_corpus() -> list[tuple[str, object]]:
+    """(schema name, document) for every state and submission the repository holds."""
+    from agot_adjudicator.errors import InputError
+    from agot_adjudicator.files import parse_text
+
+    kinds = {"agot-state/1": "state", "agot-orders/1": "orders", "agot-scenario/1": "scenario"}
+    out: list[tuple[str, object]] = []
+    for path in _yaml_corpus():
+        try:
+            data = parse_text(path.name, path.read_bytes()).data
+        except InputError:
+            continue
+        kind = kinds.get(str(data.get("format")))
+        if kind:
+            out.append((kind, data))
+        if kind == "scenario":
+            for sub in data.get("submissions", []):
+                if isinstance(sub, dict):
+                    out.append(("orders", {"format": "agot-orders/1", "round": 1, **sub}))
+    return out
+
+
+def _mutations(rng, data):
+    """Documents one random edit away from ``data``: a value of another type, a key removed or added."""
+    import copy
+    import random
+
+    assert isinstance(rng, random.Random)
+    doc = copy.deepcopy(data)
+    paths = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                paths.append((*path, k))
+                walk(v, (*path, k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                paths.append((*path, i))
+                walk(v, (*path, i))
+
+    walk(doc, ())
+    if not paths:
+        return doc
+    path = rng.choice(paths)
+    parent = doc
+    for part in path[:-1]:
+        parent = parent[part]
+    replacements = [None, True, 0, -1, 21, 1.5, "", "x", "Winterfell", "kings_landing", [], ["x", "x"],
+                    {}, {"x": 1}, 10**30]
+    action = rng.randrange(3)
+    if action == 0:
+        parent[path[-1]] = rng.choice(replacements)
+    elif action == 1:
+        del parent[path[-1]]
+    elif isinstance(parent, dict):
+        parent[rng.choice(["x", "Bad Key", "stark", "orders", "units", "1"])] = rng.choice(replacements)
+    else:
+        parent.append(rng.choice(replacements))
+    return doc
+
+
+def test_quick_schema_check_never_passes_what_jsonschema_refuses():
+    import random
+
+    from agot_adjudicator.files import _surely_valid, _validator, load_schema
+
+    corpus = _schema_corpus()
+    assert len(corpus) > 300
+    rng = random.Random(11)
+    quick_valid = 0
+    for kind, data in corpus:
+        schema = load_schema(kind)
+        reference = not any(True for _ in _validator(kind).iter_errors(data))
+        if reference:
+            assert _surely_valid(schema, schema, data), (kind, data)
+        for _ in range(8):
+            mutated = _mutations(rng, data)
+            if _surely_valid(schema, schema, mutated):
+                quick_valid += 1
+                assert not any(True for _ in _validator(kind).iter_errors(mutated)), (kind, mutated)
+    assert quick_valid > 100
+
+
+def test_plain_scalar_kinds_agree_with_ruamels_resolver():
+    """The fast path's resolver never calls 'str', 'int', 'bool' or 'null' what ruamel calls otherwise."""
+    import random
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.nodes import ScalarNode
+
+    from agot_adjudicator.files import _plain_kind
+
+    resolve = YAML(typ="rt").resolver.resolve
+    tags = {"str": "tag:yaml.org,2002:str", "int": "tag:yaml.org,2002:int",
+            "bool": "tag:yaml.org,2002:bool", "null": "tag:yaml.org,2002:null"}
+    rng = random.Random(3)
+    alphabet = "0123456789abcdefxobtzeTZE_-+.:/ ~nulTrFaNY<=@"
+    samples = ["", "~", "null", "NULL", "Null", "nULL", "true", "TRUE", "tRUE", "yes", "no", "on", "off",
+               "y", "n", "0", "-0", "+1", "00", "010", "0o17", "0x1F", "0b101", "1_000", "1e3", "1E3", ".5",
+               "1.", ".inf", "-.inf", ".nan", "2001-12-14", "2001-12-14t21:59:43.10z", "12:30", "<<", "=",
+               "79cfa562ad530742a57c23a25338028599bc4d245bed27bb169f79a48c370787", "123e4567", "1z", "_1"]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(20000)]
+    for value in samples:
+        kind = _plain_kind(value)
+        if kind != "unsure":
+            assert str(resolve(ScalarNode, value, (True, False))) == tags[kind], value

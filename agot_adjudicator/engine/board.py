@@ -17,12 +17,15 @@ def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
     area = ruleset.areas[area_id]
     if area.is_sea:
         return None
-    here = state.area(area_id)
-    if here.units and here.house is not None:
-        return here.house
-    if here.power_token is not None:
-        return here.power_token
-    if here.neutral_force is None and area.home_of in state.houses:
+    here = state.areas.get(area_id)  # not state.area(): no empty AreaState built (a hot path)
+    if here is not None:
+        if here.units and here.house is not None:
+            return here.house
+        if here.power_token is not None:
+            return here.power_token
+        if here.neutral_force is not None:
+            return None
+    if area.home_of in state.houses:
         return area.home_of
     return None
 
@@ -123,8 +126,11 @@ def destinations(state: GameState, ruleset: Ruleset, house: str, origin: str, un
 def check_instant_win(ctx: Context) -> None:
     """R11.2: a house controlling 7 castle areas (8 with 3 players) wins at once."""
     need = ctx.ruleset.instant_win_castles.get(ctx.state.players, 7)
+    # The controller of each castle area once, not once per house (as castle_count would).
+    owners = [controller(ctx.state, ctx.ruleset, a) for a in ctx.ruleset.area_ids
+              if ctx.ruleset.areas[a].castle]
     for house in ctx.order_of_play():
-        count = castle_count(ctx.state, ctx.ruleset, house)
+        count = owners.count(house)
         if count >= need:
             ctx.state.winner = {"houses": [house], "reason": f"controls {count} areas with a "
                                 f"castle (R11.2)", "round": ctx.state.round}

@@ -11,8 +11,8 @@ from agot_adjudicator.engine.context import Context
 def areas_with(ctx: Context, house: str, kind: str) -> list[str]:
     """Areas (fixed id order) holding an order of ``kind`` of ``house``."""
     s, rs = ctx.state, ctx.ruleset
-    return [a for a in rs.area_ids if s.area(a).house == house and s.area(a).order
-            and rs.order_tokens[s.area(a).order].kind == kind]  # type: ignore[index]
+    return [a for a in rs.area_ids if (here := s.areas.get(a)) is not None and here.house == house
+            and here.order and rs.order_tokens[here.order].kind == kind]
 
 
 def choose_next(ctx: Context, house: str, candidates: list[str], kind: str) -> str:
