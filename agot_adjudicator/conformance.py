@@ -257,9 +257,8 @@ def rulings_profile(root: Path) -> list[tuple[str, str, str]]:
 
 def statement_text(result: SuiteResult, ruleset: Ruleset, version: str) -> str:
     """The compliance statement: suite, ruleset, cases per section, rules covered, rulings."""
-    from tabulate import tabulate
-
     from agot_adjudicator.rules_index import RULES
+    from agot_adjudicator.tables import table
 
     rows = [[s.name, len(s.passed) + len(s.failed) + len(s.skipped), len(s.passed),
              len(s.failed), len(s.skipped)] for s in result.sections.values()]
@@ -270,8 +269,7 @@ def statement_text(result: SuiteResult, ruleset: Ruleset, version: str) -> str:
            f"suite: {SUITE}, {total[0]} cases in {result.root} (sha256 {result.digest})",
            f"ruleset: {ruleset.name} (sha256 {ruleset.sha256})",
            "",
-           tabulate(rows, headers=["section", "cases", "passed", "failed", "skipped"],
-                    tablefmt="simple"),
+           table(rows, ["section", "cases", "passed", "failed", "skipped"]),
            "",
            f"rules covered: {len(RULES) - len(missing)} of {len(RULES)} (R0–R13 of RULES.md)"]
     out.extend(f"  not covered: {m}" for m in missing)

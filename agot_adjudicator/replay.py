@@ -242,12 +242,11 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
 
 def render_replay(replay: Replay) -> str:
     """The table of rounds, then the details of every round that is not plainly ok."""
-    from tabulate import tabulate
+    from agot_adjudicator.tables import table
 
     rows = [[c.folder, "" if c.round is None else c.round, c.phase, c.submissions, c.status]
             for c in replay.checks]
-    out = [tabulate(rows, headers=["folder", "round", "phase", "submissions", "result"],
-                    tablefmt="simple")]
+    out = [table(rows, ["folder", "round", "phase", "submissions", "result"])]
     for c in replay.checks:
         if c.details:
             out.append("")

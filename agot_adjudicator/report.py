@@ -24,13 +24,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tabulate import tabulate
-
 from agot_adjudicator.decisions import PendingDecision
 from agot_adjudicator.engine.events import Event
 from agot_adjudicator.files import dump_yaml
 from agot_adjudicator.ruleset import TRACKS, Ruleset
 from agot_adjudicator.state import GameState
+from agot_adjudicator.tables import table
 from agot_adjudicator.views import area_rows, units_text
 
 PHASE_TITLES = {"westeros": "Westeros phase", "planning": "Planning phase",
@@ -475,7 +474,7 @@ def event_line(event: Event, names: Names) -> str:
 # --- tables ----------------------------------------------------------------------------------
 
 def _table(rows: list[list[Any]], headers: list[str], fmt: str) -> str:
-    return tabulate(rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple")
+    return table(rows, headers, "github" if fmt == "markdown" else "simple")
 
 
 def _units_cell(side: Mapping[str, Any]) -> str:

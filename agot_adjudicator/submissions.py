@@ -273,8 +273,8 @@ def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) ->
             continue
         if parts[-1] not in state.houses:
             problems.append(answer.source.problem(
-                f"a decision id ends with the deciding house, one of: "
-                f"{', '.join(state.order_of_play())}"))
+                f"a decision id ends with the deciding house{suggest(parts[-1], state.houses)}, "
+                f"one of: {', '.join(state.order_of_play())}"))
             continue
         unknown = [area for part in parts if "@" in part
                    for area in part.split("@", 1)[1].split("+") if area not in ruleset.areas]

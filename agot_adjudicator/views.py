@@ -1,15 +1,14 @@
-"""Plain-text tables of a state for ``agot show`` (tabulate)."""
+"""Plain-text tables of a state for ``agot show`` (:mod:`agot_adjudicator.tables`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
 
-from tabulate import tabulate
-
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.state import GameState
+from agot_adjudicator.tables import table
 
 
 def units_text(units: list[str], routed: list[str] | None = None) -> str:
@@ -64,7 +63,7 @@ def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> s
            f"{state.phase} phase" + (f" (view of {house})" if house else " (moderator's view)")]
     if state.winner:
         out.append(f"Winner: {', '.join(state.winner['houses'])} — {state.winner['reason']}")
-    out.append(tabulate(area_rows(state, ruleset, AREA_COLUMNS), headers=list(AREA_COLUMNS)))
+    out.append(table(area_rows(state, ruleset, AREA_COLUMNS), list(AREA_COLUMNS)))
     track_rows = []
     for position in range(len(state.houses)):
         row: list[str | int] = [position + 1]
@@ -72,8 +71,7 @@ def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> s
             h = state.tracks[track][position]
             row.append(h + (f" [{TRACK_TOKENS[track].replace('_', ' ')}]" if position == 0 else ""))
         track_rows.append(row)
-    out.append(tabulate(track_rows, headers=["position", "Iron Throne", "Fiefdoms",
-                                             "King's Court"]))
+    out.append(table(track_rows, ["position", "Iron Throne", "Fiefdoms", "King's Court"]))
     used = [name for name, flag in (("Valyrian Steel Blade", state.blade_used),
                                     ("Messenger Raven", state.raven_used)) if flag]
     out.append(f"Wildling threat: {state.wildling_threat}. Used this round: "
@@ -86,8 +84,7 @@ def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> s
         castles = sum(1 for a in ruleset.area_ids if ruleset.areas[a].castle
                       and controller(state, ruleset, a) == h)
         house_rows.append([h, hs.power, hs.supply, castles, hand, ", ".join(hs.discards)])
-    out.append(tabulate(house_rows, headers=["house", "power", "supply", "castles", "hand",
-                                             "discards"]))
+    out.append(table(house_rows, ["house", "power", "supply", "castles", "hand", "discards"]))
     if house is None:
         decks = "; ".join(f"{d}: {', '.join(state.decks[d])}" for d in state.decks)
         out.append(f"Westeros decks (top first; secret): {decks}")

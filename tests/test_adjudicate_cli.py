@@ -92,7 +92,7 @@ def test_answer_never_asked_is_an_error_on_a_complete_run(runner, game):
 
 @pytest.mark.parametrize(("answer_id", "message"), [
     ("r2/raven/lannister", "decision ids of this round start with r1/"),
-    ("r1/raven/lanister", "a decision id ends with the deciding house"),
+    ("r1/raven/lanister", "a decision id ends with the deciding house (did you mean 'lannister'?)"),
     ("r1/raids/next@winterfell+pyk/stark", "no area 'pyk' on the board (did you mean 'pyke'?)"),
 ])
 def test_answer_ids_are_checked_even_when_the_run_stops(runner, game, answer_id, message):
