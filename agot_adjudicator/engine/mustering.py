@@ -50,10 +50,12 @@ class Muster:
 
 
 def ship_seas(ctx: Context, house: str, castle: str) -> list[str]:
-    """Sea areas adjacent to ``castle`` where ``house`` may muster a ship (no other house's ships)."""
+    """Sea areas adjacent to ``castle`` where ``house`` may muster a ship (no other house's ships,
+    nor the ships of a house not in play, which are a neutral force: R3.5, R12.2)."""
     s, rs = ctx.state, ctx.ruleset
     return [a for a in rs.area_ids if a in rs.areas[castle].adjacent and rs.areas[a].is_sea
-            and (not s.area(a).units or s.area(a).house == house)]
+            and (not s.area(a).units or s.area(a).house == house)
+            and s.area(a).neutral_force is None]
 
 
 def _on_board(state: GameState, house: str, unit: str) -> int:
