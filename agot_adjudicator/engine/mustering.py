@@ -19,7 +19,10 @@ nothing at all can be mustered is not asked about (event ``muster_impossible``).
 The decisions are asked together (pending all at once), but each answer is
 checked when its turn comes, after the musters before it in order of play:
 a plan that no longer fits then (say, an earlier house put a ship into the
-sea it named) becomes pending with the reason. **Default**
+sea it named) becomes pending with the reason. So does a direct answer that
+was legal on the board before this card's musters but no longer fits when its
+turn comes (DESIGN.md §1: "asked again with the reason"); a direct answer that
+was never legal is an error (exit 1). **Default**
 (``--nmr``/``--defaults``): muster nothing.
 
 Events: ``mustered`` (one per unit or upgrade), ``muster_done`` (points
@@ -28,10 +31,10 @@ spent and lost per area).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Pending, PendingDecision, Request
+from agot_adjudicator.decisions import NO_PLAN, AnswerError, Pending, PendingDecision, Request
 from agot_adjudicator.engine.board import controlled_areas, unit_counts, within_supply
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.naming import one_of
@@ -160,6 +163,7 @@ def resolve_mustering(ctx: Context) -> None:
     """Resolve a Mustering card (R3.5); all missing answers are pending together."""
     s, rs = ctx.state, ctx.ruleset
     missing: list[PendingDecision] = []
+    before = replace(ctx, state=s.copy())  # the board before this card's musters
     for house in ctx.order_of_play():
         castles = [a for a in controlled_areas(s, rs, house) if rs.areas[a].castle]
         for castle in castles:
@@ -186,6 +190,16 @@ def resolve_mustering(ctx: Context) -> None:
                 answer = ctx.ask(request, _plan(ctx, house, castle))
             except Pending as pending:
                 missing.extend(pending.decisions)
+                continue
+            except AnswerError:
+                direct = ctx.decider.answers[request.id]
+                given = direct.value
+                if direct.house not in (None, house) or isinstance(
+                        parse_musters(before, house, castle, given), str):
+                    raise
+                why = check(given)
+                missing.append(PendingDecision(request, f"the answer {given!r} no longer fits "
+                                                        f"after the musters before it: {why}"))
                 continue
             steps = parse_musters(ctx, house, castle, answer)
             assert not isinstance(steps, str), steps
