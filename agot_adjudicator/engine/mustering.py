@@ -170,6 +170,9 @@ def resolve_mustering(ctx: Context) -> None:
             points = rs.areas[castle].mustering_points
             if not can_muster_anything(ctx, house, castle):
                 ctx.emit("muster_impossible", "R3.5", house=house, castle=castle, points=points)
+                if ctx.rid("mustering", castle, house) in ctx.decider.answers:
+                    # asked in an earlier run, before the musters ahead of it left no room
+                    ctx.decider.used.append(ctx.rid("mustering", castle, house))
                 continue
 
             def check(value: Any, house: str = house, castle: str = castle) -> str | None:
