@@ -163,7 +163,8 @@ def resolve_mustering(ctx: Context) -> None:
     """Resolve a Mustering card (R3.5); all missing answers are pending together."""
     s, rs = ctx.state, ctx.ruleset
     missing: list[PendingDecision] = []
-    before = replace(ctx, state=s.copy())  # the board before this card's musters
+    asked_before = any(a.startswith(ctx.rid("mustering", "")) for a in ctx.decider.answers)
+    before = replace(ctx, state=s.copy()) if asked_before else ctx  # the board before the musters
     for house in ctx.order_of_play():
         castles = [a for a in controlled_areas(s, rs, house) if rs.areas[a].castle]
         for castle in castles:

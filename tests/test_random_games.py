@@ -1,0 +1,139 @@
+"""Random whole games through the decision protocol, invariants checked after every run
+(STYLE.md "Tests"); and regression tests for the engine bugs the random games found."""
+
+from __future__ import annotations
+
+import pytest
+
+from agot_adjudicator.autoplay import InvariantViolation, play_game, state_violations
+from agot_adjudicator.decisions import AnswerError, Decider, GivenAnswer, Pending
+from agot_adjudicator.engine.context import Context, HouseInput, Inputs
+from agot_adjudicator.engine.setup import new_game
+from agot_adjudicator.engine.westeros import resolve_westeros_phase
+from agot_adjudicator.errors import Problem
+from agot_adjudicator.ruleset import load_ruleset
+from agot_adjudicator.state import AreaState
+
+RS = load_ruleset()
+
+QUICK_GAMES = [(seed, players) for seed in range(51) for players in (3, 4, 5)
+               if seed % 3 == players - 3]
+"""51 games: seeds 0..50, 3, 4 and 5 players in turn (17 each)."""
+
+
+@pytest.mark.parametrize(("seed", "players"), QUICK_GAMES,
+                         ids=[f"seed{s}-{p}p" for s, p in QUICK_GAMES])
+def test_random_game_keeps_invariants_to_the_end(seed, players):
+    record = play_game(seed, players, RS, determinism_rate=0.05)
+    assert record.final is not None and record.final.phase == "ended"
+    assert record.winner and all(h in record.final.houses for h in record.winner)
+    assert 1 <= record.rounds <= RS.rounds
+    assert record.answered > 0
+
+
+def test_same_seed_same_game():
+    """DESIGN.md §4: the driver and the engine together are deterministic."""
+    a, b = play_game(3, 3, RS, determinism_rate=0.0), play_game(3, 3, RS, determinism_rate=0.0)
+    assert a.final is not None and b.final is not None
+    assert a.final.to_dict(RS) == b.final.to_dict(RS)
+    assert (a.runs, a.answered, a.kinds) == (b.runs, b.answered, b.kinds)
+
+
+def test_invariants_catch_a_broken_state():
+    """The invariant checker itself can fail (R0.3, R0.4, R0.5, R12.2)."""
+    s = new_game(RS, list(RS.players[4]), 1, "t")
+    assert state_violations(s, RS, complete=True) == []
+    s.houses["stark"].power = 21
+    s.houses["stark"].hand.pop()
+    s.areas["ironmans_bay"].house, s.areas["ironmans_bay"].units = "stark", ["ship"]
+    s.areas["winterfell"].units = ["footman"] * 11
+    found = " | ".join(state_violations(s, RS, complete=True))
+    for text in ("available power 21", "not its 7 cards", "share the area with a neutral force",
+                 "12 × footman", "exceed supply"):
+        assert text in found
+
+
+def test_violation_names_the_seed_to_reproduce():
+    from agot_adjudicator.autoplay import Driver
+
+    err = Driver(42, 4, RS).fail(7, "boom")
+    assert isinstance(err, InvariantViolation)
+    assert "seed 42" in str(err) and "round 7" in str(err) and "--seed 42" in str(err)
+
+
+# --- regressions found by the random games ------------------------------------------------------
+
+def mustering_game(houses):
+    s = new_game(RS, houses, 1, "t")
+    s.round, s.phase = 2, "westeros"
+    for deck, card in (("I", "mustering"), ("II", "last_days_of_summer"),
+                       ("III", "last_days_of_summer")):
+        s.decks[deck].remove(card)
+        s.decks[deck].insert(0, card)
+    return s
+
+
+def given(value, house=None):
+    return GivenAnswer(value, house, lambda msg: Problem("orders.yaml", 1, 1, "$", msg))
+
+
+def muster(s, answers, plans):
+    inputs = Inputs({h: HouseInput(plans={"musters": m}) for h, m in plans.items()})
+    ctx = Context(RS, s, inputs, Decider({k: given(v) for k, v in answers.items()}))
+    resolve_westeros_phase(ctx)
+    return ctx
+
+
+def test_no_ship_mustered_into_the_ships_of_a_house_not_in_play():
+    """R3.5 + R12.2: Greyjoy's ships in Ironman's Bay are a neutral force in a 4-player game,
+    so Seagard cannot muster a ship there (random games put one in and broke the state)."""
+    s = mustering_game(list(RS.players[4]))
+    assert s.areas["ironmans_bay"].neutral_force is not None
+    s.areas["seagard"] = AreaState(house="stark", units=["footman"])
+    with pytest.raises(AnswerError, match="ironmans_bay"):
+        muster(s, {"r2/mustering/seagard/stark": ["ship:ironmans_bay"]},
+               {h: {} for h in s.houses})
+
+
+def test_direct_muster_answer_made_illegal_by_an_earlier_muster_is_asked_again():
+    """DESIGN.md §1: Lannister (earlier in order of play) takes the empty Golden Sound first;
+    Stark's answer, legal when asked, is asked again with the reason, not refused (exit 1)."""
+    s = mustering_game(list(RS.players[5]))
+    del s.areas["the_golden_sound"]
+    s.areas["riverrun"] = AreaState(house="stark", units=["footman"])
+    answers = {"r2/mustering/lannisport/lannister": ["ship:the_golden_sound"],
+               "r2/mustering/riverrun/stark": ["ship:the_golden_sound"]}
+    plans = {h: {} for h in s.houses if h not in ("lannister", "stark")}
+    plans["stark"] = {"winterfell": [], "white_harbor": []}
+    with pytest.raises(Pending) as stop:
+        muster(s, answers, plans)
+    (pending,) = stop.value.decisions
+    assert pending.request.id == "r2/mustering/riverrun/stark"
+    assert "no longer fits" in pending.reason and "the_golden_sound" in pending.reason
+
+
+def test_never_legal_direct_muster_answer_is_still_an_error():
+    s = mustering_game(list(RS.players[5]))
+    s.areas["riverrun"] = AreaState(house="stark", units=["footman"])
+    with pytest.raises(AnswerError, match="the_golden_sound"):
+        muster(s, {"r2/mustering/riverrun/stark": ["ship:the_golden_sound"]},
+               {h: {} for h in s.houses if h != "stark"})
+
+
+def test_muster_answer_made_moot_by_an_earlier_muster_is_not_an_unused_answer():
+    """DESIGN.md §1: Stark was asked about Riverrun (a ship into the empty Golden Sound was its
+    only option); after Lannister's ship takes the sea nothing can be mustered there, and the
+    answer given is consumed (muster_impossible), not refused as 'never asked for'."""
+    s = mustering_game(list(RS.players[5]))
+    del s.areas["the_golden_sound"]
+    s.houses["stark"].supply = 0  # armies (2, 2)
+    s.areas["winterfell"] = AreaState(house="stark", units=["footman", "knight"])
+    s.areas["white_harbor"] = AreaState(house="stark", units=["footman", "footman"])
+    s.areas["riverrun"] = AreaState(house="stark", units=["knight"])
+    answers = {"r2/mustering/lannisport/lannister": ["ship:the_golden_sound"],
+               "r2/mustering/riverrun/stark": ["ship:the_golden_sound"]}
+    plans = {h: {} for h in s.houses if h != "lannister"}
+    ctx = muster(s, answers, plans)
+    assert ctx.decider.unused_answers() == []
+    impossible = [e for e in ctx.events if e["type"] == "muster_impossible"]
+    assert [(e["house"], e["castle"]) for e in impossible] == [("stark", "riverrun")]
