@@ -117,10 +117,60 @@ def state_violations(state: GameState, ruleset: Ruleset, *, complete: bool) -> l
             out.append(f"deck {deck} is not the ruleset's deck")
     if not 0 <= state.wildling_threat <= ruleset.threat_max:
         out.append(f"wildling threat {state.wildling_threat} outside 0..{ruleset.threat_max}")
+    placed = Counter((a.house, a.order) for a in state.areas.values() if a.order is not None)
+    for (house, order), n in sorted(placed.items()):
+        if n > ruleset.order_tokens[order].count:
+            out.append(f"{house}: {n} {order} orders on the board (R0.2)")
+    if state.wildling_threat % ruleset.threat_step:
+        out.append(f"wildling threat {state.wildling_threat} is not on the track (R0.8)")
     if complete:
+        out.extend(end_violations(state, ruleset))
         doc = Document("next-state", state.to_dict(ruleset), "")
         out.extend(f"schema: {p}" for p in schema_problems(doc, "state"))
         out.extend(f"state check: {p}" for p in state_problems(doc, ruleset))
+    return out
+
+
+def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
+    """R13.1 restated independently of the engine: units, else power token, else home (R5.6)."""
+    area, here = ruleset.areas[area_id], state.area(area_id)
+    if area.is_sea:
+        return None
+    if here.units:
+        return here.house
+    if here.power_token is not None:
+        return here.power_token
+    if here.neutral_force is None and area.home_of in state.houses:
+        return area.home_of
+    return None
+
+
+def castles(state: GameState, ruleset: Ruleset) -> Counter:
+    """Areas with a castle controlled per house (R11)."""
+    return Counter(controller(state, ruleset, a) for a in ruleset.area_ids if ruleset.areas[a].castle)
+
+
+def end_violations(state: GameState, ruleset: Ruleset) -> list[str]:
+    """At a round boundary: no routed units (R6.10); R11.2 not met unless the game ended; the
+    winner is the one R11.1 names (or met R11.2)."""
+    out = [f"{a}: routed units after the round (R6.10)" for a, here in state.areas.items()
+           if here.routed]
+    count = castles(state, ruleset)
+    needed = ruleset.instant_win_castles[state.players]
+    if state.phase != "ended":
+        out.extend(f"{h} controls {count[h]} castle areas but the game did not end (R11.2)"
+                   for h in state.order_of_play() if count[h] >= needed)
+        return out
+    winners = list((state.winner or {}).get("houses", []))
+    if not winners:
+        return [*out, "the game ended without a winner (R11)"]
+    if any(count[h] >= needed for h in winners):
+        return out
+    key = {h: (count[h], state.houses[h].supply, state.houses[h].power) for h in state.houses}
+    best = max(key.values())
+    expected = sorted(h for h in key if key[h] == best)
+    if state.round != ruleset.rounds or sorted(winners) != expected:
+        out.append(f"winners {winners} in round {state.round}; R11.1 names {expected} ({key})")
     return out
 
 

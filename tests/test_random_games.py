@@ -137,3 +137,23 @@ def test_muster_answer_made_moot_by_an_earlier_muster_is_not_an_unused_answer():
     assert ctx.decider.unused_answers() == []
     impossible = [e for e in ctx.events if e["type"] == "muster_impossible"]
     assert [(e["house"], e["castle"]) for e in impossible] == [("stark", "riverrun")]
+
+
+def test_same_game_in_processes_with_different_string_hashing():
+    """DESIGN.md §4 / STYLE.md: no set or hash order leaks into the outcome (PYTHONHASHSEED)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import hashlib; from agot_adjudicator import app; "
+            "from agot_adjudicator.autoplay import play_game; "
+            "from agot_adjudicator.ruleset import load_ruleset; rs = load_ruleset(); "
+            "r = play_game(8, 5, rs, determinism_rate=0.0); "
+            "print(hashlib.sha256(app.state_text(r.final, rs).encode()).hexdigest(), r.answered)")
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              check=True)
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].strip()
