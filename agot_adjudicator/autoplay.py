@@ -308,6 +308,11 @@ class RandomPlayer:
         maybe("wildling_reward", lambda: rng.sample(list(rs.cards_by_house[house]), 3))
         if rng.random() < 0.1:
             plans["accept_support"] = False
+        mine = own_areas(state, rs, house)
+        maybe("retreats", lambda: {a: rng.sample(list(rs.areas[a].adjacent), 1) for a in mine
+                                   if rng.random() < 0.5})
+        maybe("card_choices", lambda: {c: rng.sample([*rs.area_ids, *rs.house_cards], 3)
+                                       for c in rng.sample(hand, min(2, len(hand)))})
         maybe("musters", lambda: {c: self.musters(state, house, c)
                                   for c in controlled_areas(state, rs, house)
                                   if rs.areas[c].castle and rng.random() < 0.7})
@@ -408,11 +413,16 @@ class Driver:
     ruleset: Ruleset
     plan_rate: float = 0.5
     determinism_rate: float = 0.05
+    nmr_rate: float = 0.1
+    """Probability that one house sends nothing all game and plays by the defaults (``--nmr``)."""
+    aggression: float = 0.5
     rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(f"agot-autoplay:{self.seed}:{self.players}")
-        self.player = RandomPlayer(self.rng, self.ruleset)
+        self.player = RandomPlayer(self.rng, self.ruleset, self.aggression)
+        houses = list(self.ruleset.players[self.players])
+        self.nmr = (self.rng.choice(houses),) if self.rng.random() < self.nmr_rate else ()
 
     def fail(self, round_: int, message: str) -> InvariantViolation:
         return InvariantViolation(f"seed {self.seed}, {self.players} players, round {round_}: "
@@ -427,6 +437,8 @@ class Driver:
         """Every house's submission for the round, written before it starts."""
         out = []
         for house in state.order_of_play():
+            if house in self.nmr:
+                continue
             body: dict[str, Any] = {"format": ORDERS_FORMAT, "round": state.round, "house": house}
             orders = None
             if self.rng.random() < self.plan_rate:
@@ -450,7 +462,7 @@ class Driver:
         try:
             run = app.adjudicate_docs(_doc("state.yaml", state_data),
                                       [_doc(f"orders-{i}.yaml", d) for i, d in enumerate(docs_data)],
-                                      self.ruleset)
+                                      self.ruleset, self.nmr)
         except InputError as exc:
             raise self.fail(round_, f"input refused: {exc}") from None
         except Exception as exc:
@@ -491,6 +503,12 @@ class Driver:
                 return result.state
             for pd in result.pending:
                 request = pd.request
+                if request.house in self.nmr:
+                    raise self.fail(round_, f"{request.id} asked of {request.house}, under --nmr")
+                why = request.why_illegal(_plain(request.default))
+                if why is not None:
+                    raise self.fail(round_, f"{request.id}: the default {request.default!r} is "
+                                    f"illegal: {why}")
                 if request.id in answered and not pd.reason:
                     raise self.fail(round_, f"{request.id} was answered and is pending again "
                                     "without a reason")
@@ -548,6 +566,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="probability of giving each plan in advance (else answered directly)")
     parser.add_argument("--determinism-rate", type=float, default=0.05,
                         help="share of runs re-run to compare outputs byte for byte")
+    parser.add_argument("--nmr-rate", type=float, default=0.1,
+                        help="probability that one house plays a whole game by the defaults (--nmr)")
+    parser.add_argument("--aggression", type=float, default=0.5,
+                        help="probability that a moving unit attacks when it can")
     args = parser.parse_args(argv)
     rs = load_ruleset()
     start, cpu = time.perf_counter(), time.process_time()
@@ -559,7 +581,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed, players = args.seed + i, args.players[i % len(args.players)]
         try:
             record = play_game(seed, players, rs, plan_rate=args.plan_rate,
-                               determinism_rate=args.determinism_rate)
+                               determinism_rate=args.determinism_rate, nmr_rate=args.nmr_rate,
+                               aggression=args.aggression)
         except InvariantViolation as exc:
             failures += 1
             print(f"VIOLATION: {exc}", file=sys.stderr)

@@ -32,7 +32,7 @@ def pending_ids(stdout: str) -> list[str]:
 
 
 def test_five_player_game_of_ten_rounds_through_the_cli(runner, ruleset, tmp_path: Path):
-    driver = Driver(SEED, 5, ruleset, plan_rate=0.7)
+    driver = Driver(SEED, 5, ruleset, plan_rate=0.7, nmr_rate=0.0)
     state_path = tmp_path / "round-01" / "state.yaml"
     state_path.parent.mkdir()
     new = runner.invoke(main, ["new", "--players", "5", "--seed", str(SEED), "-o", str(state_path)])
