@@ -575,7 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start, cpu = time.perf_counter(), time.process_time()
     winners: Counter = Counter()
     kinds: Counter = Counter()
-    games = rounds = runs = answered = stale = 0
+    games = rounds = runs = answered = stale = instant = 0
     failures = 0
     for i in range(args.games):
         seed, players = args.seed + i, args.players[i % len(args.players)]
@@ -599,11 +599,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         stale += record.stale_plans
         kinds.update(record.kinds)
         winners.update(record.winner)
+        instant += record.final is not None and record.final.winner is not None and \
+            "R11.2" in record.final.winner.get("reason", "")
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"games: {games} completed, {failures} failed")
     print(f"rounds: {rounds}; runs: {runs}; decisions answered: {answered} "
           f"(of which plans that no longer fit: {stale})")
-    print("winners: " + ", ".join(f"{h} {n}" for h, n in sorted(winners.items())))
+    print("winners: " + ", ".join(f"{h} {n}" for h, n in sorted(winners.items()))
+          + f" ({instant} instant wins, R11.2)")
     print("answers by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     print(f"elapsed: {elapsed:.1f} s (CPU {cpu:.1f} s); {games / elapsed:.2f} games/s; "
           f"{rounds / elapsed:.1f} rounds/s")

@@ -157,3 +157,30 @@ def test_same_game_in_processes_with_different_string_hashing():
                               check=True)
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and outputs[0].strip()
+
+
+def test_instant_win_mid_march_leaves_a_valid_final_state():
+    """R11.2 ends the game at once, in the middle of the action phase: the orders still on the
+    board are removed (as R5.10 would), so the final state passes the state checks (random
+    games wrote final states that `agot show` refused: 'orders are on the board only in the
+    action phase')."""
+    from agot_adjudicator.engine.round import resolve
+    from agot_adjudicator.files import Document
+    from agot_adjudicator.validation import state_problems
+
+    s = new_game(RS, list(RS.players[5]), 1, "t")
+    s.phase = "action"
+    del s.areas["stoney_sept"]
+    for area_id in ("winterfell", "white_harbor", "moat_cailin", "flints_finger", "seagard",
+                    "riverrun", "stoney_sept"):
+        s.areas[area_id] = AreaState(house="stark", units=["footman"])
+    s.areas["winterfell"].order = "consolidate_power"
+    s.areas["stoney_sept"].order = "march_0"
+    s.areas["the_shivering_sea"].order = "support"
+    plans = {"marches": [{"from": "stoney_sept", "moves": {"harrenhal": ["footman"]}}]}
+    result = resolve(RS, s, Inputs({"stark": HouseInput(plans=plans)}))
+    assert result.status == "complete"
+    assert result.state.phase == "ended" and result.state.winner["houses"] == ["stark"]
+    assert all(a.order is None for a in result.state.areas.values())
+    doc = Document("final", result.state.to_dict(RS), "")
+    assert state_problems(doc, RS) == []
