@@ -56,7 +56,8 @@ class InvariantViolation(AssertionError):
 
 # --- invariants --------------------------------------------------------------------------------
 
-def state_violations(state: GameState, ruleset: Ruleset, *, complete: bool) -> list[str]:
+def state_violations(state: GameState, ruleset: Ruleset, *, complete: bool,
+                     schema: bool = True) -> list[str]:
     """Broken invariants of a state: limits (R0.3, R0.4), placement, tracks (R12.3), cards (R0.5),
     decks (R1.3), supply (R9, only at a phase boundary: ``complete``) and the app's state checks."""
     out: list[str] = []
@@ -126,7 +127,8 @@ def state_violations(state: GameState, ruleset: Ruleset, *, complete: bool) -> l
     if complete:
         out.extend(end_violations(state, ruleset))
         doc = Document("next-state", state.to_dict(ruleset), "")
-        out.extend(f"schema: {p}" for p in schema_problems(doc, "state"))
+        if schema:
+            out.extend(f"schema: {p}" for p in schema_problems(doc, "state"))
         out.extend(f"state check: {p}" for p in state_problems(doc, ruleset))
     return out
 
@@ -472,8 +474,10 @@ class Driver:
         return run
 
     def outputs(self, run: app.Adjudication) -> str:
+        """What a run writes, for byte comparison: the state's data as JSON (the YAML text is
+        a function of it; compared in a subprocess by the tests), the event log, the pending YAML."""
         r = run.result
-        return (app.state_text(r.state, self.ruleset) + render_log(r.events)
+        return (_fingerprint(r.state.to_dict(self.ruleset)) + render_log(r.events)
                 + render_pending(r.pending))
 
     def play_round(self, state: GameState, record: GameRecord) -> GameState:
@@ -491,7 +495,9 @@ class Driver:
             run = self.run(state_data, docs, round_)
             record.runs += 1
             result = run.result
-            problems = state_violations(result.state, rs, complete=result.status == "complete")
+            complete = result.status == "complete"
+            schema = complete and (result.state.phase == "ended" or self.rng.random() < 0.3)
+            problems = state_violations(result.state, rs, complete=complete, schema=schema)
             if problems:
                 raise self.fail(round_, f"after {record.runs} runs ({result.status}): "
                                 + "; ".join(problems))
