@@ -184,3 +184,30 @@ def test_instant_win_mid_march_leaves_a_valid_final_state():
     assert all(a.order is None for a in result.state.areas.values())
     doc = Document("final", result.state.to_dict(RS), "")
     assert state_problems(doc, RS) == []
+
+
+def test_failed_neutral_attack_cannot_break_the_supply_limit():
+    """R5.7 + R5.8: Baratheon (supply 2: armies 3, 2, 2) marches from Storm's End (3 footmen):
+    one footman joins Kingswood (an army of 2), one attacks King's Landing (5, by ship) and fails. Going
+    back would make four armies of 2, so it is destroyed (random games found the supply limit
+    broken, and then every later march of the house refused, even 'no move')."""
+    from agot_adjudicator.engine.round import resolve
+    from agot_adjudicator.ruleset import supply_fits
+
+    s = new_game(RS, list(RS.players[5]), 1, "t")
+    s.phase = "action"
+    s.houses["baratheon"].supply = 2
+    s.areas["storms_end"] = AreaState(house="baratheon", units=["footman"] * 3, order="march_0")
+    s.areas["blackwater_bay"] = AreaState(house="baratheon", units=["ship"])  # transport (R5.4)
+    plans = {"marches": [{"from": "storms_end",
+                          "moves": {"kingswood": ["footman"], "kings_landing": ["footman"]}}]}
+    result = resolve(RS, s, Inputs({"baratheon": HouseInput(plans=plans)}))
+    assert result.status == "complete", result.pending
+    attack = next(e for e in result.events if e["type"] == "neutral_attack")
+    assert not attack["won"]
+    lost = [e for e in result.events if e["type"] == "unit_destroyed"]
+    assert [(e["area"], e["units"], e["rule"]) for e in lost] == [("storms_end", ["footman"], "R5.8")]
+    after = result.state
+    assert after.areas["storms_end"].units == ["footman"]
+    sizes = [len(a.units) for a in after.areas.values() if a.house == "baratheon"]
+    assert supply_fits(RS, 2, sizes)
