@@ -177,6 +177,28 @@ def end_violations(state: GameState, ruleset: Ruleset) -> list[str]:
     return out
 
 
+def event_violations(events: Sequence[dict[str, Any]]) -> list[str]:
+    """Broken invariants of a run's events: each track is set in bid order (R7.1) and the Night's
+    Watch is the sum of the wildling bids, winning on a tie (R8.1, R8.2)."""
+    out: list[str] = []
+    bids: dict[str, dict[str, int]] = {}
+    for event in events:
+        if event["type"] == "bids_revealed":
+            bids[event["about"]] = event["bids"]
+        elif event["type"] == "track_set":
+            given = bids.get(f"clash_of_kings/{event['track']}", {})
+            ranked = [given.get(h, 0) for h in event["order"]]
+            if ranked != sorted(ranked, reverse=True):
+                out.append(f"{event['track']} track {event['order']} is not in bid order {given}")
+        elif event["type"] == "nights_watch":
+            strength = sum(bids.get("wildlings", {}).values())
+            won = event["strength"] >= event["threat"]
+            if event["strength"] != strength or event["winner"] != ("nights_watch" if won
+                                                                    else "wildlings"):
+                out.append(f"night's watch {event} does not follow from bids {bids.get('wildlings')}")
+    return out
+
+
 # --- random players ----------------------------------------------------------------------------
 
 def _plain(value: Any) -> Any:
@@ -500,7 +522,7 @@ class Driver:
             schema = complete and (result.state.phase == "ended" or self.rng.random() < 0.3)
             reducing = any(p.request.kind == "supply_reduction" for p in result.pending)
             problems = state_violations(result.state, rs, complete=complete, schema=schema,
-                                        supply=not reducing)
+                                        supply=not reducing) + event_violations(result.events)
             if problems:
                 raise self.fail(round_, f"after {record.runs} runs ({result.status}): "
                                 + "; ".join(problems))

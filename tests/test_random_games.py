@@ -211,3 +211,19 @@ def test_failed_neutral_attack_cannot_break_the_supply_limit():
     assert after.areas["storms_end"].units == ["footman"]
     sizes = [len(a.units) for a in after.areas.values() if a.house == "baratheon"]
     assert supply_fits(RS, 2, sizes)
+
+
+def test_event_invariants_catch_a_wrong_track_and_a_wrong_nights_watch():
+    """The event checks can fail: R7.1 (track in bid order) and R8.1/R8.2 (sum; tie holds)."""
+    from agot_adjudicator.autoplay import event_violations
+
+    good = [{"type": "bids_revealed", "about": "clash_of_kings/fiefdoms", "bids": {"a": 1, "b": 3}},
+            {"type": "track_set", "track": "fiefdoms", "order": ["b", "a"]},
+            {"type": "bids_revealed", "about": "wildlings", "bids": {"a": 2, "b": 2}},
+            {"type": "nights_watch", "strength": 4, "threat": 4, "winner": "nights_watch"}]
+    assert event_violations(good) == []
+    bad = [dict(e) for e in good]
+    bad[1]["order"] = ["a", "b"]
+    bad[3]["winner"] = "wildlings"
+    found = event_violations(bad)
+    assert len(found) == 2 and "bid order" in found[0] and "night's watch" in found[1]
