@@ -178,9 +178,14 @@ def end_violations(state: GameState, ruleset: Ruleset) -> list[str]:
 
 
 def event_violations(events: Sequence[dict[str, Any]]) -> list[str]:
-    """Broken invariants of a run's events: each track is set in bid order (R7.1) and the Night's
-    Watch is the sum of the wildling bids, winning on a tie (R8.1, R8.2)."""
+    """Broken invariants of a run's events: each track is set in bid order (R7.1), the Night's
+    Watch is the sum of the wildling bids, winning on a tie (R8.1, R8.2), and the Blade and the
+    Raven serve at most once a round (R4.6, R6.5)."""
     out: list[str] = []
+    once = Counter(e["type"] for e in events if e["type"] in (
+        "valyrian_steel_blade_used", "raven_swap", "raven_kept"))
+    if once["valyrian_steel_blade_used"] > 1 or once["raven_swap"] + once["raven_kept"] > 1:
+        out.append(f"the Blade or the Raven used more than once in a round: {dict(once)}")
     bids: dict[str, dict[str, int]] = {}
     for event in events:
         if event["type"] == "bids_revealed":

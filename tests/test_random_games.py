@@ -227,3 +227,5 @@ def test_event_invariants_catch_a_wrong_track_and_a_wrong_nights_watch():
     bad[3]["winner"] = "wildlings"
     found = event_violations(bad)
     assert len(found) == 2 and "bid order" in found[0] and "night's watch" in found[1]
+    twice = [{"type": "valyrian_steel_blade_used"}] * 2
+    assert "more than once" in event_violations(twice)[0]
