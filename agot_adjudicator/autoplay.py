@@ -430,6 +430,20 @@ def _fingerprint(*data: Any) -> str:
     return json.dumps(data, sort_keys=True)
 
 
+def _answers_moved(docs: Sequence[dict[str, Any]], round_: int) -> list[dict[str, Any]]:
+    """The same submissions in reverse file order, every direct answer in one moderator file."""
+    answers: dict[str, Any] = {}
+    out = []
+    for doc in reversed(docs):
+        doc = copy.deepcopy(doc)
+        answers.update(doc.pop("answers", {}))
+        if "house" in doc:
+            out.append(doc)
+    if answers:
+        out.append({"format": ORDERS_FORMAT, "round": round_, "answers": answers})
+    return out
+
+
 def _doc(name: str, data: dict[str, Any]) -> Document:
     return Document(name, data, "")
 
@@ -535,6 +549,10 @@ class Driver:
                 again = self.run(copy.deepcopy(state_data), copy.deepcopy(docs), round_)
                 if self.outputs(again) != self.outputs(run):
                     raise self.fail(round_, "re-running the same inputs gave different output")
+                moved = self.run(state_data, _answers_moved(docs, round_), round_)
+                if self.outputs(moved) != self.outputs(run):
+                    raise self.fail(round_, "the same answers in other files (reversed, all in the "
+                                    "moderator's file) gave different output")
             if result.status == "complete":
                 return result.state
             for pd in result.pending:
