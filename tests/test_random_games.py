@@ -243,3 +243,25 @@ def test_game_of_defaults_completes_every_round_in_one_run(seed):
     record = driver.play()
     assert record.runs == record.rounds and record.answered == 0
     assert record.final is not None and record.final.winner
+
+
+def test_pasted_orders_and_raven_examples_are_legal():
+    """DESIGN.md §1: the pending YAML's ready-to-paste answers are legal as printed. The orders
+    example was march_0 in every area (a house has one march_0, R0.2), the Raven's example could
+    be a forbidden order (R4.4)."""
+    from agot_adjudicator.engine.round import resolve
+
+    s = new_game(RS, list(RS.players[5]), 1, "t")
+    result = resolve(RS, s, Inputs())
+    assert {p.request.kind for p in result.pending} == {"orders"}
+    for pending in result.pending:
+        request = pending.request
+        assert request.why_illegal(request.example) is None, (request.id, request.example)
+    s.restrictions = ["storm_of_swords"]  # no Defense orders (R3.10)
+    holder = s.holder("kings_court")
+    orders = {a: None for a in RS.area_ids if s.area(a).house == holder}
+    orders[next(iter(orders))] = "raid"
+    result = resolve(RS, s, Inputs({holder: HouseInput(orders=orders)}, ), {}, nmr=tuple(
+        h for h in s.houses if h != holder))
+    (raven,) = [p.request for p in result.pending if p.request.kind == "raven"]
+    assert raven.example is not None and raven.why_illegal(raven.example) is None
