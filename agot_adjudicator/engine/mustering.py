@@ -182,14 +182,16 @@ def resolve_mustering(ctx: Context) -> None:
 
             seas = ship_seas(ctx, house, castle)
             kind = rs.areas[castle].castle
+            # the pending YAML's example: the first that is legal ([] always is)
+            examples = [["footman"] * points, ["footman"], ["upgrade"],
+                        *([f"ship:{a}"] for a in seas), []]
             request = Request(
                 ctx.rid("mustering", castle, house), house, "muster",
                 f"{house} musters in {castle} ({kind}, {points} point{'s' if points > 1 else ''}): "
                 "footman 1, knight 2, upgrade 1, ship 1"
                 + (f" (into {', '.join(seas)})" if seas else "") + "; [] for nothing.",
                 default=[], check=check,
-                example=["footman"] * points if points and check(["footman"] * points) is None
-                else ["footman"])
+                example=next(c for c in examples if check(c) is None))
             try:
                 answer = ctx.ask(request, _plan(ctx, house, castle))
             except Pending as pending:
