@@ -563,6 +563,12 @@ class Driver:
                 if why is not None:
                     raise self.fail(round_, f"{request.id}: the default {request.default!r} is "
                                     f"illegal: {why}")
+                pasted = request.example if request.example is not None else request.default
+                # musters are checked in turn (an example legal then may not be at the stop)
+                why = None if request.kind == "muster" else request.why_illegal(_plain(pasted))
+                if why is not None:
+                    raise self.fail(round_, f"{request.id}: the ready-to-paste answer {pasted!r} "
+                                    f"is illegal: {why}")
                 if request.id in answered and not pd.reason:
                     raise self.fail(round_, f"{request.id} was answered and is pending again "
                                     "without a reason")

@@ -265,3 +265,20 @@ def test_pasted_orders_and_raven_examples_are_legal():
         h for h in s.houses if h != holder))
     (raven,) = [p.request for p in result.pending if p.request.kind == "raven"]
     assert raven.example is not None and raven.why_illegal(raven.example) is None
+
+
+def test_pasted_muster_example_is_legal():
+    """DESIGN.md §1: the muster example was ['footman'] even when a footman breaks the supply
+    limit (R3.5, R9); it is now the first legal one (here an upgrade)."""
+    from agot_adjudicator.engine.round import resolve
+
+    s = mustering_game(list(RS.players[5]))
+    s.houses["stark"].supply = 0  # armies (2, 2)
+    s.areas["winterfell"] = AreaState(house="stark", units=["footman", "footman"])
+    s.areas["white_harbor"] = AreaState(house="stark", units=["footman", "footman"])
+    others = {h: HouseInput(plans={"musters": {}}) for h in s.houses if h != "stark"}
+    result = resolve(RS, s, Inputs(others))
+    requests = {p.request.id: p.request for p in result.pending}
+    request = requests["r2/mustering/winterfell/stark"]
+    assert request.example == ["upgrade"]
+    assert all(r.why_illegal(r.example) is None for r in requests.values())
