@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.ruleset import Ruleset, supply_fits
-from agot_adjudicator.state import GameState
+from agot_adjudicator.state import GameState, sort_units
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
 """Strength of a standing unit in battle (R6.3)."""
@@ -136,4 +136,23 @@ def check_instant_win(ctx: Context) -> None:
                                 f"castle (R11.2)", "round": ctx.state.round}
             ctx.state.phase = "ended"
             ctx.emit("game_won", "R11.2", houses=[house], castles=count)
+            clear_board(ctx)
             raise GameOver(house)
+
+
+def clear_board(ctx: Context) -> None:
+    """The game ended at once (R11.2): remove the orders left on the board (as R5.10) and stand
+    routed units up (as R6.10), so the final state is a valid state file."""
+    removed = {}
+    for area_id in ctx.ruleset.area_ids:
+        here = ctx.state.areas.get(area_id)
+        if here is None:
+            continue
+        if here.order is not None:
+            removed[area_id], here.order = here.order, None
+        if here.routed:
+            ctx.emit("units_stand_up", "R6.10", area=area_id, house=here.house,
+                     units=sort_units(here.routed))
+            here.routed = []
+    if removed:
+        ctx.emit("orders_removed", "R11.2", orders=removed)

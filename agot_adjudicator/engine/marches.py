@@ -124,10 +124,23 @@ def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list
         area.neutral_force = None
         _enter(ctx, house, dest, units, origin)
     else:
-        back = s.areas.get(origin) or AreaState()
-        back.house = house
-        back.units = sort_units(back.units + units)
-        s.set_area(origin, back)
+        # The units go back; those the supply limit cannot hold there are destroyed, as for a
+        # beaten attacker's retreat (R5.8, R6.8, R6.9).
+        kept = battles.kept_by_supply(ctx, house, origin, len(units), None)
+        if kept < len(units):
+            lost = battles.choose_units(
+                ctx, f"{ctx.rid(f'march@{origin}')}/retreat_losses/{house}", "retreat_losses",
+                house, units, len(units) - kept,
+                f"only {kept} of your units {units} can go back to {origin} within your supply "
+                "limit: choose the ones destroyed.", [dest, origin])
+            ctx.emit("unit_destroyed", "R5.8", house=house, area=origin, units=sort_units(lost),
+                     reason="supply limit on the way back from a failed attack")
+            units = without(units, lost) or []
+        if units:
+            back = s.areas.get(origin) or AreaState()
+            back.house = house
+            back.units = sort_units(back.units + units)
+            s.set_area(origin, back)
     return won
 
 

@@ -19,7 +19,10 @@ nothing at all can be mustered is not asked about (event ``muster_impossible``).
 The decisions are asked together (pending all at once), but each answer is
 checked when its turn comes, after the musters before it in order of play:
 a plan that no longer fits then (say, an earlier house put a ship into the
-sea it named) becomes pending with the reason. **Default**
+sea it named) becomes pending with the reason. So does a direct answer that
+was legal on the board before this card's musters but no longer fits when its
+turn comes (DESIGN.md §1: "asked again with the reason"); a direct answer that
+was never legal is an error (exit 1). **Default**
 (``--nmr``/``--defaults``): muster nothing.
 
 Events: ``mustered`` (one per unit or upgrade), ``muster_done`` (points
@@ -28,10 +31,10 @@ spent and lost per area).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Pending, PendingDecision, Request
+from agot_adjudicator.decisions import NO_PLAN, AnswerError, Pending, PendingDecision, Request
 from agot_adjudicator.engine.board import controlled_areas, unit_counts, within_supply
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.naming import one_of
@@ -50,10 +53,12 @@ class Muster:
 
 
 def ship_seas(ctx: Context, house: str, castle: str) -> list[str]:
-    """Sea areas adjacent to ``castle`` where ``house`` may muster a ship (no other house's ships)."""
+    """Sea areas adjacent to ``castle`` where ``house`` may muster a ship (no other house's ships,
+    nor the ships of a house not in play, which are a neutral force: R3.5, R12.2)."""
     s, rs = ctx.state, ctx.ruleset
     return [a for a in rs.area_ids if a in rs.areas[castle].adjacent and rs.areas[a].is_sea
-            and (not s.area(a).units or s.area(a).house == house)]
+            and (not s.area(a).units or s.area(a).house == house)
+            and s.area(a).neutral_force is None]
 
 
 def _on_board(state: GameState, house: str, unit: str) -> int:
@@ -158,12 +163,17 @@ def resolve_mustering(ctx: Context) -> None:
     """Resolve a Mustering card (R3.5); all missing answers are pending together."""
     s, rs = ctx.state, ctx.ruleset
     missing: list[PendingDecision] = []
+    asked_before = any(a.startswith(ctx.rid("mustering", "")) for a in ctx.decider.answers)
+    before = replace(ctx, state=s.copy()) if asked_before else ctx  # the board before the musters
     for house in ctx.order_of_play():
         castles = [a for a in controlled_areas(s, rs, house) if rs.areas[a].castle]
         for castle in castles:
             points = rs.areas[castle].mustering_points
             if not can_muster_anything(ctx, house, castle):
                 ctx.emit("muster_impossible", "R3.5", house=house, castle=castle, points=points)
+                if ctx.rid("mustering", castle, house) in ctx.decider.answers:
+                    # asked in an earlier run, before the musters ahead of it left no room
+                    ctx.decider.used.append(ctx.rid("mustering", castle, house))
                 continue
 
             def check(value: Any, house: str = house, castle: str = castle) -> str | None:
@@ -172,18 +182,30 @@ def resolve_mustering(ctx: Context) -> None:
 
             seas = ship_seas(ctx, house, castle)
             kind = rs.areas[castle].castle
+            # the pending YAML's example: the first that is legal ([] always is)
+            examples = [["footman"] * points, ["footman"], ["upgrade"],
+                        *([f"ship:{a}"] for a in seas), []]
             request = Request(
                 ctx.rid("mustering", castle, house), house, "muster",
                 f"{house} musters in {castle} ({kind}, {points} point{'s' if points > 1 else ''}): "
                 "footman 1, knight 2, upgrade 1, ship 1"
                 + (f" (into {', '.join(seas)})" if seas else "") + "; [] for nothing.",
                 default=[], check=check,
-                example=["footman"] * points if points and check(["footman"] * points) is None
-                else ["footman"])
+                example=next(c for c in examples if check(c) is None))
             try:
                 answer = ctx.ask(request, _plan(ctx, house, castle))
             except Pending as pending:
                 missing.extend(pending.decisions)
+                continue
+            except AnswerError:
+                direct = ctx.decider.answers[request.id]
+                given = direct.value
+                if direct.house not in (None, house) or isinstance(
+                        parse_musters(before, house, castle, given), str):
+                    raise
+                why = check(given)
+                missing.append(PendingDecision(request, f"the answer {given!r} no longer fits "
+                                                        f"after the musters before it: {why}"))
                 continue
             steps = parse_musters(ctx, house, castle, answer)
             assert not isinstance(steps, str), steps

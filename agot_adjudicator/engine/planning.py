@@ -77,6 +77,20 @@ def _orders_check(ctx: Context, house: str) -> Any:
     return check
 
 
+def example_orders(state: GameState, ruleset: Ruleset, house: str,
+                   areas: Sequence[str]) -> dict[str, str | None]:
+    """A legal example for the pending YAML: per area the first token that still fits (R4.1–R4.4)."""
+    chosen: dict[str, str | None] = {}
+    for area_id in areas:
+        chosen[area_id] = None
+        for token in ruleset.order_tokens:
+            trial = {**chosen, area_id: token}
+            if not order_errors(state, ruleset, house, trial):
+                chosen = trial
+                break
+    return chosen
+
+
 def houses_with_units(ctx: Context) -> list[str]:
     return [h for h in ctx.order_of_play()
             if any(a.house == h and a.units for a in ctx.state.areas.values())]
@@ -93,7 +107,7 @@ def place_orders(ctx: Context) -> None:
         request = Request(ctx.rid("orders", house), house, "orders",
                           f"Place {house}'s orders (one per area with its units: "
                           f"{', '.join(mine)}).", default={}, check=_orders_check(ctx, house),
-                          example=dict.fromkeys(mine, "march_0"))
+                          example=example_orders(ctx.state, ctx.ruleset, house, mine))
         items.append((request, dict(submitted) if submitted is not None else NO_PLAN))
     answers = ctx.ask_together(items)
     revealed: dict[str, dict[str, str]] = {}
@@ -145,7 +159,8 @@ def messenger_raven(ctx: Context) -> None:
     request = Request(ctx.rid("raven", house), house, "raven",
                       f"Messenger Raven: {house} may replace one of its orders ({', '.join(mine)}) "
                       "with an unused order token, or answer null.", default=None, check=check,
-                      example={"area": mine[0], "order": unused[0] if unused else "march_0"})
+                      example=next(({"area": a, "order": o} for a in mine for o in unused
+                                    if check({"area": a, "order": o}) is None), None))
     choice = ctx.ask(request, plan)
     s.raven_used = True
     if choice is None:
