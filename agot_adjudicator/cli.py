@@ -299,6 +299,9 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
                 log_path=str(game.round.log), pending_path=str(game.round.pending),
                 stale_pending=game.round.pending, board_path=str(game.round.board))
+        if game.run.result.state.phase != "ended":
+            (game.next_state.parent / "orders").mkdir(exist_ok=True)
+            click.echo(f"next round's submissions go in {game.next_state.parent / 'orders'}")
         return
     if state is None or output is None:
         raise click.UsageError("give STATE and -o NEXT (or --game DIR)")
