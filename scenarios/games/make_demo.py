@@ -1,0 +1,91 @@
+"""Regenerate the demo game directory (``scenarios/games/demo``) through the moderator's workflow.
+
+    python scenarios/games/make_demo.py [--seed 1] [--out scenarios/games/demo]
+
+What a PBEM moderator does each round, with random but legal players
+(:class:`agot_adjudicator.autoplay.RandomPlayer`) in place of the people:
+
+1. every house mails a submission (orders, bids, plans) — written to
+   ``round-NN/orders/HOUSE.yaml``;
+2. the moderator runs ``agot adjudicate --game DIR``; while it stops (exit 3)
+   the houses answer the pending decisions, which the moderator pastes into
+   ``round-NN/orders/answers.yaml``, and runs it again;
+3. when the round completes, ``round-(NN+1)/state.yaml``, the report, the log
+   and the board picture are written, and the next round starts.
+
+The game is played to its end (R2.2, R11). ``agot replay DIR`` must then exit 0;
+the test suite replays the committed directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from agot_adjudicator import app
+from agot_adjudicator.autoplay import Driver
+from agot_adjudicator.cli import main as agot
+from agot_adjudicator.files import dump_yaml
+from agot_adjudicator.gamedir import current_round
+from agot_adjudicator.ruleset import load_ruleset
+
+ROOT = Path(__file__).resolve().parent
+MAX_RUNS = 60
+
+
+def run_cli(*args: str) -> int:
+    result = CliRunner().invoke(agot, list(args))
+    if result.exit_code not in (0, 3):
+        raise SystemExit(f"agot {' '.join(args)} failed ({result.exit_code}):\n{result.output}")
+    return result.exit_code
+
+
+def play(out: Path, seed: int) -> None:
+    ruleset = load_ruleset()
+    if out.exists():
+        shutil.rmtree(out)
+    run_cli("new", "--players", "5", "--seed", str(seed), "--game-id", "demo",
+            "--game", str(out))
+    driver = Driver(seed, 5, ruleset, nmr_rate=0.0, aggression=0.6)
+    while True:
+        rd = current_round(out)
+        _, state = app.load_state(str(rd.state), ruleset)
+        if state.phase == "ended":
+            break
+        for body in driver.submissions(state):
+            text = dump_yaml(body, header=f"{body['house']}'s submission for round {state.round}")
+            (rd.orders_dir / f"{body['house']}.yaml").write_text(text, encoding="utf-8")
+        answers: dict[str, object] = {}
+        for _ in range(MAX_RUNS):
+            game = app.adjudicate_game(str(out), ruleset)
+            result = game.run.result
+            if result.status == "complete":
+                break
+            for pd in result.pending:
+                answers[pd.request.id] = driver.player.answer(pd, result.state)
+            text = dump_yaml({"format": "agot-orders/1", "round": state.round,
+                              "answers": answers},
+                             header="the moderator's answers file: decisions the houses mailed "
+                                    "back after each stop")
+            (rd.orders_dir / "answers.yaml").write_text(text, encoding="utf-8")
+        else:
+            raise SystemExit(f"{rd.name}: not complete after {MAX_RUNS} runs")
+        run_cli("adjudicate", "--game", str(out))
+        print(f"{rd.name}: round {state.round} adjudicated, {len(answers)} answer(s)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=ROOT / "demo")
+    args = parser.parse_args(argv)
+    play(args.out, args.seed)
+    return run_cli("replay", str(args.out))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
