@@ -137,7 +137,7 @@ def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
 @handle_errors
 def show(ctx: click.Context, state: str, house: str | None) -> None:
     """Print the board, the tracks and the houses of STATE as tables."""
-    from agot_adjudicator.views import show_text  # tabulate is slow to import; only show needs it
+    from agot_adjudicator.views import show_text  # only show needs the views
 
     ruleset = ruleset_of(ctx)
     _, game = app.load_state(state, ruleset)

@@ -326,6 +326,7 @@ def _fast_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int, in
         return None
     positions: dict[JsonPath, tuple[int, int]] = {(): (1, 1)}
     key_positions: dict[JsonPath, tuple[int, int]] = {}
+    lines = text.split("\n")
 
     def scalar(node: Any) -> Any:
         if node.style:  # libyaml: '' or None for plain scalars
@@ -365,8 +366,19 @@ def _fast_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int, in
                 if not isinstance(key, str) or key in out:
                     raise _Slow
                 child = (*path, key)
-                positions[child] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)
                 key_positions[child] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                if not node.flow_style and isinstance(value_node, nodes.ScalarNode) \
+                        and not value_node.style and value_node.value == "":
+                    # An empty block value ("round:" at the end of its line) is null, located at
+                    # its key as the slow path does; other empty values take the slow path.
+                    mark = value_node.start_mark
+                    if mark.line != key_node.start_mark.line or \
+                            lines[mark.line][mark.column:].strip():
+                        raise _Slow
+                    positions[child] = key_positions[child]
+                    out[key] = None
+                    continue
+                positions[child] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)
                 out[key] = convert(value_node, child)
             return out
         raise _Slow

@@ -17,6 +17,7 @@ Elements carry ids and ``data-*`` attributes (``id="area-winterfell"``,
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -67,13 +68,20 @@ def _n(value: float) -> str:
     return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
 
 
+_NEEDS_QUOTING = re.compile("[&<>\"'\n\r\t]")
+
+
 def _attrs(attrs: Sequence[tuple[str, object]]) -> str:
     parts = []
     for key, value in attrs:
         if value is None:
             continue
-        text = _n(value) if isinstance(value, float | int) and not isinstance(value, bool) else str(value)
-        parts.append(f" {key}={quoteattr(text)}")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            text = str(value) if type(value) is int else _n(value)
+        else:
+            text = str(value)
+        quoted = quoteattr(text) if _NEEDS_QUOTING.search(text) else f'"{text}"'
+        parts.append(f" {key}={quoted}")
     return "".join(parts)
 
 
