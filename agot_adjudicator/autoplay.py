@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
 import random
 import sys
@@ -445,7 +446,9 @@ def _answers_moved(docs: Sequence[dict[str, Any]], round_: int) -> list[dict[str
 
 
 def _doc(name: str, data: dict[str, Any]) -> Document:
-    return Document(name, data, "")
+    """An in-memory document; its SHA-256 (for the hash chain) is of its canonical JSON."""
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode("utf-8")).hexdigest()
+    return Document(name, data, digest)
 
 
 @dataclass
@@ -515,12 +518,15 @@ class Driver:
             raise self.fail(round_, "the inputs were mutated")
         return run
 
-    def outputs(self, run: app.Adjudication) -> str:
+    def outputs(self, run: app.Adjudication, *, chain: bool = True) -> str:
         """What a run writes, for byte comparison: the state's data as JSON (the YAML text is
-        a function of it; compared in a subprocess by the tests), the event log, the pending YAML."""
+        a function of it; compared in a subprocess by the tests), the event log, the pending YAML.
+        ``chain=False`` leaves out the hash chain, which names the submission files by design."""
         r = run.result
-        return (_fingerprint(r.state.to_dict(self.ruleset)) + render_log(r.events)
-                + render_pending(r.pending))
+        data = r.state.to_dict(self.ruleset)
+        if not chain:
+            data.pop("chain", None)
+        return _fingerprint(data) + render_log(r.events) + render_pending(r.pending)
 
     def play_round(self, state: GameState, record: GameRecord) -> GameState:
         """Play one round to completion; return the next state."""
@@ -550,7 +556,7 @@ class Driver:
                 if self.outputs(again) != self.outputs(run):
                     raise self.fail(round_, "re-running the same inputs gave different output")
                 moved = self.run(state_data, _answers_moved(docs, round_), round_)
-                if self.outputs(moved) != self.outputs(run):
+                if self.outputs(moved, chain=False) != self.outputs(run, chain=False):
                     raise self.fail(round_, "the same answers in other files (reversed, all in the "
                                     "moderator's file) gave different output")
             if result.status == "complete":

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agot_adjudicator.engine.planning import order_errors
+from agot_adjudicator.engine.support import NO_ONE
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.files import Document
 from agot_adjudicator.naming import one_of, suggest
@@ -222,9 +223,10 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
             area(dest, "plans.retreats", area_id, j)
     for area_id, houses in (plans.get("support") or {}).items():
         for j, house in enumerate(houses or []):
-            if house not in ruleset.houses:
-                p.append(src["plans.support"].problem(f"'{house}' is not a house"
-                                                      f"{suggest(house, ruleset.houses)}", area_id, j))
+            if house not in ruleset.houses and house != NO_ONE:
+                p.append(src["plans.support"].problem(
+                    f"'{house}' is not a house{suggest(house, ruleset.houses)} (or '{NO_ONE}': "
+                    "support no one)", area_id, j))
     for area_id in plans.get("musters") or {}:
         area(area_id, "plans.musters", area_id, key=True)
         if area_id in ruleset.areas and not ruleset.areas[area_id].mustering_points:

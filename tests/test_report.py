@@ -14,7 +14,7 @@ import pytest
 
 from agot_adjudicator import app
 from agot_adjudicator.cli import main
-from agot_adjudicator.conformance import build_state, case_files, load_case, run_case
+from agot_adjudicator.conformance import build_state, load_case, run_case, suite_cases
 from agot_adjudicator.files import dump_yaml, parse_text
 from agot_adjudicator.report import (
     EVENT_FIELDS,
@@ -49,7 +49,7 @@ def emitted() -> dict[str, set[str]]:
 def scenario_events(ruleset) -> list[dict[str, Any]]:
     """Every event of every conformance case (one run of the suite)."""
     events = []
-    for path in case_files(ROOT / "scenarios"):
+    for path in suite_cases(ROOT / "scenarios"):
         events.extend(run_case(load_case(path).data, ruleset, path.name).events)
     return events
 
