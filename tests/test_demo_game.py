@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
+from tamper import changed, leaves
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.gamedir import round_dirs
@@ -77,27 +78,6 @@ def test_a_changed_value_fails_replay_and_is_named(runner, demo, file, where, ne
         assert named in result.stdout
 
 
-def _leaves(data, path=()):
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from _leaves(value, (*path, key))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from _leaves(value, (*path, i))
-    else:
-        yield path, data
-
-
-def _changed(value):
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    if value is None:
-        return "x"
-    return f"{value}x"
-
-
 @pytest.mark.parametrize("number", [1, 4, 8, 10])
 def test_single_value_changes_in_a_round_are_caught(demo, ruleset, number):
     """Change one scalar at a time in a round's state and submissions (a sample spread over
@@ -108,9 +88,9 @@ def test_single_value_changes_in_a_round_are_caught(demo, ruleset, number):
     files = [rd.state, *rd.orders()]
     for path in files:
         original = path.read_text()
-        leaves = list(_leaves(YAML(typ="safe").load(original)))
-        for where, value in leaves[::max(1, len(leaves) // 4)]:
-            _bump(path, list(where), lambda _v, v=value: _changed(v))
+        scalars = list(leaves(YAML(typ="safe").load(original)))
+        for where, value in scalars[::max(1, len(scalars) // 4)]:
+            _bump(path, list(where), lambda _v, v=value: changed(v))
             checks = [check_round(rd, dirs[number], ruleset, state_diff)]
             if path == rd.state:
                 checks.append(check_start(rd, ruleset, state_diff) if number == 1 else

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
+from tamper import changed, leaves
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.replay import replay_game
@@ -119,27 +120,6 @@ def test_a_removed_submission_is_named(runner, game):
     assert "leave decisions pending: r1/raven/lannister" in result.stdout
 
 
-def _leaves(data, path=()):
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from _leaves(value, (*path, key))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from _leaves(value, (*path, i))
-    else:
-        yield path, data
-
-
-def _changed(value):
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    if value is None:
-        return "x"
-    return f"{value}x"
-
-
 @pytest.mark.parametrize("where", ["round-01/state.yaml", "round-02/state.yaml",
                                    "round-03/state.yaml", "round-04/state.yaml",
                                    "round-01/orders/orders.yaml"])
@@ -148,14 +128,14 @@ def test_every_single_value_change_is_caught(game, ruleset, tmp_path, where):
     replay must fail."""
     path = game / where
     original = path.read_text()
-    leaves = list(_leaves(YAML(typ="safe").load(original)))
-    assert leaves
-    for path_in_doc, value in leaves[::max(1, len(leaves) // 10)]:
+    scalars = list(leaves(YAML(typ="safe").load(original)))
+    assert scalars
+    for path_in_doc, value in scalars[::max(1, len(scalars) // 10)]:
         def change(data, p=path_in_doc, v=value):
             node = data
             for key in p[:-1]:
                 node = node[key]
-            node[p[-1]] = _changed(v)
+            node[p[-1]] = changed(v)
         _edit(path, change)
         outcome = replay_game(str(game), ruleset)
         assert not outcome.ok, f"{where}: changing {'.'.join(map(str, path_in_doc))} went unnoticed"
