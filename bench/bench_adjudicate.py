@@ -3,7 +3,8 @@
 Not a test (pytest does not collect bench/). Run: ``python bench/bench_adjudicate.py [RUNS]``.
 The round (bench/data) has a Westeros phase, orders for five houses, raids, marches, two battles
 and consolidations; it writes the next state, the report and the log. The ratio's floor is the
-bare interpreter plus ``import agot_adjudicator`` (see bench/_common.py for every floor).
+``python -c "import click, ruamel.yaml, jsonschema, tabulate"`` (issue 3's bare import floor;
+see bench/_common.py for every floor).
 Target: adjudicate <= 1.5 x floor.
 """
 
@@ -32,7 +33,7 @@ def main() -> None:
             print(f"floor {name:12s} {w * 1000:8.1f} {c * 1000:8.1f}   {' '.join(FLOORS[name][1:])}")
         print(f"agot adjudicate    {wall * 1000:8.1f} {cpu * 1000:8.1f}   (full round, 3 outputs)")
         for name, (w, c) in floors.items():
-            mark = "  (target <= 1.5)" if name == "package" else ""
+            mark = "  (target <= 1.5)" if name == "deps" else ""
             print(f"ratio to {name:9s} {wall / w:8.2f} {cpu / c:8.2f}{mark}")
         print(f"after load: {load()}")
 

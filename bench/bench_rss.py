@@ -47,7 +47,7 @@ def main() -> None:
         print(f"floor {name:12s} {kib / 1024:7.1f} MiB")
     print(f"agot adjudicate    {rss / 1024:7.1f} MiB")
     for name, kib in floors.items():
-        mark = "  (target <= 2)" if name == "package" else ""
+        mark = "  (target <= 2)" if name == "deps" else ""
         print(f"ratio to {name:9s} {rss / kib:7.2f}{mark}")
     print(f"(resource.getrusage ru_maxrss; {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} KiB "
           "for this script itself)")
