@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from agot_adjudicator.conformance import load_case, suite_cases
@@ -10,12 +11,14 @@ from agot_adjudicator.rules_index import RULE_IDS, rule_key
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 
 
-def _cited() -> set[str]:
-    return {rule for path in suite_cases(ROOT) for rule in load_case(path).data["rules"]}
+@cache
+def _cited() -> frozenset[str]:
+    return frozenset(rule for path in suite_cases(ROOT) for rule in load_case(path).data["rules"])
 
 
 def test_every_rule_has_a_case() -> None:
-    missing = [rule for rule in RULE_IDS if rule not in _cited()]
+    cited = _cited()
+    missing = [rule for rule in RULE_IDS if rule not in cited]
     assert not missing, f"rules no scenario cites: {missing}"
 
 
