@@ -163,11 +163,20 @@ def case_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*.yaml") if p.is_file())
 
 
+def section_of(relative: Path) -> str:
+    """A case's section: its folder under the suite root (``battles/support``), ``.`` at the root.
+
+    >>> section_of(Path("battles/support/BATTLE-001.yaml")), section_of(Path("X.yaml"))
+    ('battles/support', '.')
+    """
+    return "/".join(relative.parts[:-1]) or "."
+
+
 def sections(paths: Sequence[Path], root: Path) -> dict[str, int]:
-    """Count of cases per top-level folder (section)."""
+    """Count of cases per section (folder)."""
     counts: dict[str, int] = {}
     for p in paths:
-        key = p.relative_to(root).parts[0] if len(p.relative_to(root).parts) > 1 else "."
+        key = section_of(p.relative_to(root))
         counts[key] = counts.get(key, 0) + 1
     return counts
 
@@ -221,8 +230,8 @@ def run_suite(root: Path, ruleset: Ruleset) -> SuiteResult:
         rel = path.relative_to(root)
         digest.update(f"{rel.as_posix()}\n".encode())
         digest.update(path.read_bytes())
-        section = results.setdefault(rel.parts[0] if len(rel.parts) > 1 else ".",
-                                     SectionResult(rel.parts[0] if len(rel.parts) > 1 else "."))
+        name = section_of(rel)
+        section = results.setdefault(name, SectionResult(name))
         try:
             case = load_case(path).data
         except InputError as exc:

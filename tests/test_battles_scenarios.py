@@ -7,7 +7,7 @@ from pathlib import Path
 
 from agot_adjudicator.conformance import load_case
 
-BATTLES = sorted((Path(__file__).resolve().parent.parent / "scenarios" / "battles").glob("*.yaml"))
+BATTLES = sorted((Path(__file__).resolve().parent.parent / "scenarios" / "battles").rglob("*.yaml"))
 
 
 def played(case: dict) -> set[str]:
