@@ -95,3 +95,15 @@ def load() -> str:
     """The machine's load averages, to judge how quiet the measurement was."""
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
+def print_times(label: str, note: str, wall: float, cpu: float,
+                floors: dict[str, tuple[float, float]], target: float) -> None:
+    """The floors, the command's medians and its ratios; the target applies to the ``deps`` floor."""
+    print("                     wall ms   cpu ms")
+    for name, (w, c) in floors.items():
+        print(f"floor {name:12s} {w * 1000:8.1f} {c * 1000:8.1f}   {' '.join(FLOORS[name][1:])}")
+    print(f"{label:18s} {wall * 1000:8.1f} {cpu * 1000:8.1f}   ({note})")
+    for name, (w, c) in floors.items():
+        mark = f"  (target <= {target:g})" if name == "deps" else ""
+        print(f"ratio to {name:9s} {wall / w:8.2f} {cpu / c:8.2f}{mark}")

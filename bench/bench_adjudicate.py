@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import FLOORS, adjudicate_cmd, child_env, load, median_times, round_files
+from _common import FLOORS, adjudicate_cmd, child_env, load, median_times, print_times, round_files
 
 
 def main() -> None:
@@ -28,13 +28,7 @@ def main() -> None:
         print(f"runs: {runs} (median, after a warm-up run); {load()}")
         floors = {name: median_times(cmd, runs, env) for name, cmd in FLOORS.items()}
         wall, cpu = median_times(adjudicate_cmd(files, work), runs, env)
-        print("                     wall ms   cpu ms")
-        for name, (w, c) in floors.items():
-            print(f"floor {name:12s} {w * 1000:8.1f} {c * 1000:8.1f}   {' '.join(FLOORS[name][1:])}")
-        print(f"agot adjudicate    {wall * 1000:8.1f} {cpu * 1000:8.1f}   (full round, 3 outputs)")
-        for name, (w, c) in floors.items():
-            mark = "  (target <= 1.5)" if name == "deps" else ""
-            print(f"ratio to {name:9s} {wall / w:8.2f} {cpu / c:8.2f}{mark}")
+        print_times("agot adjudicate", "full round, 3 outputs", wall, cpu, floors, 1.5)
         print(f"after load: {load()}")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import AGOT, FLOORS, ROOT, child_env, load, median_times
+from _common import AGOT, FLOORS, ROOT, child_env, load, median_times, print_times
 
 DEMO = ROOT / "scenarios" / "games" / "demo"
 
@@ -27,13 +27,7 @@ def main() -> None:
         print(f"runs: {runs} (median, after a warm-up run); {load()}")
         floors = {name: median_times(FLOORS[name], runs, env) for name in ("deps", "package", "cli")}
         wall, cpu = median_times([*AGOT, "replay", str(DEMO)], runs, env)
-        print("                     wall ms   cpu ms")
-        for name, (w, c) in floors.items():
-            print(f"floor {name:12s} {w * 1000:8.1f} {c * 1000:8.1f}   {' '.join(FLOORS[name][1:])}")
-        print(f"agot replay        {wall * 1000:8.1f} {cpu * 1000:8.1f}   (10 rounds, 4 files each)")
-        for name, (w, c) in floors.items():
-            mark = "  (target <= 3)" if name == "deps" else ""
-            print(f"ratio to {name:9s} {wall / w:8.2f} {cpu / c:8.2f}{mark}")
+        print_times("agot replay", "10 rounds, 4 files each", wall, cpu, floors, 3)
         print(f"per round          {wall * 100:8.1f} {cpu * 100:8.1f}   (ms)")
         print(f"after load: {load()}")
 
