@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from builders import action_game
 
 from agot_adjudicator.decisions import Decider, GivenAnswer, Pending
 from agot_adjudicator.engine import house_cards
 from agot_adjudicator.engine.battles import Attack, resolve_battle
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
-from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import AreaState, GameState
+from agot_adjudicator.state import GameState
 
 RS = load_ruleset()
 PLAIN = [c for c, card in RS.house_cards.items() if card.when is None]
@@ -26,11 +26,7 @@ WITH_TEXT = [c for c, card in RS.house_cards.items() if card.when is not None]
 
 
 def game(areas: dict[str, dict[str, Any]], *, fiefdoms: list[str] | None = None) -> GameState:
-    s = new_game(RS, list(RS.houses), 1, "t")
-    s.areas = {a: AreaState.from_dict(v) for a, v in areas.items()}
-    s.phase = "action"
-    for hs in s.houses.values():
-        hs.supply = 6
+    s = action_game(RS, areas)
     if fiefdoms is not None:
         s.tracks["fiefdoms"] = [*fiefdoms, *[h for h in s.tracks["fiefdoms"] if h not in fiefdoms]]
     return s

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from builders import action_game
 
 from agot_adjudicator.decisions import Decider, GivenAnswer, Pending
 from agot_adjudicator.engine.battles import Attack, resolve_battle
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
-from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import AreaState, GameState
+from agot_adjudicator.state import GameState
 
 RS = load_ruleset()
 # Fiefdoms at the start (5 players): greyjoy, tyrell, stark, baratheon, lannister.
@@ -20,11 +20,7 @@ RS = load_ruleset()
 
 def game(areas: dict[str, dict[str, Any]], **changes: Any) -> GameState:
     """A 5-player state in the action phase with only ``areas`` on the board; supply 6."""
-    s = new_game(RS, list(RS.houses), 1, "t")
-    s.areas = {a: AreaState.from_dict(v) for a, v in areas.items()}
-    s.phase = "action"
-    for hs in s.houses.values():
-        hs.supply = 6
+    s = action_game(RS, areas)
     for key, value in changes.items():
         setattr(s, key, value)
     return s

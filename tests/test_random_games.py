@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import pytest
+from builders import answer, westeros_game
 
 from agot_adjudicator.autoplay import InvariantViolation, play_game, state_violations
-from agot_adjudicator.decisions import AnswerError, Decider, GivenAnswer, Pending
+from agot_adjudicator.decisions import AnswerError, Decider, Pending
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.engine.westeros import resolve_westeros_phase
-from agot_adjudicator.errors import Problem
 from agot_adjudicator.ruleset import load_ruleset
 from agot_adjudicator.state import AreaState
 
@@ -64,17 +64,10 @@ def test_violation_names_the_seed_to_reproduce():
 # --- regressions found by the random games ------------------------------------------------------
 
 def mustering_game(houses):
-    s = new_game(RS, houses, 1, "t")
-    s.round, s.phase = 2, "westeros"
-    for deck, card in (("I", "mustering"), ("II", "last_days_of_summer"),
-                       ("III", "last_days_of_summer")):
-        s.decks[deck].remove(card)
-        s.decks[deck].insert(0, card)
-    return s
+    return westeros_game(RS, houses, I="mustering")
 
 
-def given(value, house=None):
-    return GivenAnswer(value, house, lambda msg: Problem("orders.yaml", 1, 1, "$", msg))
+given = answer
 
 
 def muster(s, answers, plans):

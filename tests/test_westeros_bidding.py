@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from builders import answer, run_westeros, westeros_game
 
-from agot_adjudicator.decisions import AnswerError, Decider, GivenAnswer, Pending
-from agot_adjudicator.engine.context import Context, HouseInput, Inputs
-from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.engine.westeros import resolve_westeros_phase
-from agot_adjudicator.errors import Problem
+from agot_adjudicator.decisions import AnswerError, Pending
+from agot_adjudicator.engine.context import HouseInput, Inputs
 from agot_adjudicator.ruleset import load_ruleset
 
 RS = load_ruleset()
@@ -16,13 +14,7 @@ HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell")
 
 
 def game(houses=None):
-    s = new_game(RS, houses or list(RS.houses), 1, "t")
-    s.round, s.phase = 2, "westeros"
-    for deck, card in (("I", "last_days_of_summer"), ("II", "clash_of_kings"),
-                       ("III", "last_days_of_summer")):
-        s.decks[deck].remove(card)
-        s.decks[deck].insert(0, card)
-    return s
+    return westeros_game(RS, houses, II="clash_of_kings")
 
 
 def bids(**per_house):
@@ -32,13 +24,7 @@ def bids(**per_house):
 
 
 def run(s, houses=None, **decider):
-    ctx = Context(RS, s, Inputs(houses or {}), Decider(**decider))
-    resolve_westeros_phase(ctx)
-    return ctx
-
-
-def answer(value, house=None):
-    return GivenAnswer(value, house, lambda msg: Problem("orders.yaml", 1, 1, "$", msg))
+    return run_westeros(RS, s, Inputs(houses or {}), **decider)
 
 
 def test_highest_bids_take_the_first_positions_and_bid_power_goes_to_the_pool():

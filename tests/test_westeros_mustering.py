@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from builders import answer, clear, put, run_westeros, westeros_game
 
-from agot_adjudicator.decisions import AnswerError, Decider, GivenAnswer, Pending
-from agot_adjudicator.engine.context import Context, HouseInput, Inputs
-from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.engine.westeros import resolve_westeros_phase
-from agot_adjudicator.errors import Problem
+from agot_adjudicator.decisions import AnswerError, Pending
+from agot_adjudicator.engine.context import HouseInput, Inputs
 from agot_adjudicator.ruleset import load_ruleset
 from agot_adjudicator.state import AreaState
 
@@ -16,23 +14,7 @@ RS = load_ruleset()
 
 
 def game(houses=None):
-    s = new_game(RS, houses or list(RS.houses), 1, "t")
-    s.round, s.phase = 2, "westeros"
-    for deck, card in (("I", "mustering"), ("II", "last_days_of_summer"),
-                       ("III", "last_days_of_summer")):
-        s.decks[deck].remove(card)
-        s.decks[deck].insert(0, card)
-    return s
-
-
-def clear(s, house):
-    for area_id in list(s.areas):
-        if s.areas[area_id].house == house:
-            del s.areas[area_id]
-
-
-def put(s, house, area_id, *units):
-    s.areas[area_id] = AreaState(house=house, units=list(units))
+    return westeros_game(RS, houses, I="mustering")
 
 
 def units(s, area_id):
@@ -41,13 +23,7 @@ def units(s, area_id):
 
 def run(s, plans=None, **decider):
     inputs = Inputs({h: HouseInput(plans={"musters": m}) for h, m in (plans or {}).items()})
-    ctx = Context(RS, s, inputs, Decider(**decider))
-    resolve_westeros_phase(ctx)
-    return ctx
-
-
-def answer(value, house=None):
-    return GivenAnswer(value, house, lambda msg: Problem("orders.yaml", 1, 1, "$", msg))
+    return run_westeros(RS, s, inputs, **decider)
 
 
 def nothing_else(s, houses=("stark", "baratheon", "greyjoy", "tyrell")):

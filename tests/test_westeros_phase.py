@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from builders import put_on_top, run_westeros
 
-from agot_adjudicator.decisions import Decider
 from agot_adjudicator.engine.chance import shuffle
-from agot_adjudicator.engine.context import Context, Inputs
+from agot_adjudicator.engine.context import Inputs
 from agot_adjudicator.engine.round import resolve
 from agot_adjudicator.engine.setup import full_deck, new_game
-from agot_adjudicator.engine.westeros import resolve_westeros_phase
 from agot_adjudicator.errors import AgotError
 from agot_adjudicator.ruleset import load_ruleset
 from agot_adjudicator.state import AreaState
 
 RS = load_ruleset()
-FILLER = {"I": "last_days_of_summer", "II": "last_days_of_summer", "III": "last_days_of_summer"}
 
 
 def game(seed=1, houses=None):
@@ -24,18 +22,11 @@ def game(seed=1, houses=None):
     return s
 
 
-def force(s, **cards):
-    """Put the given card on top of each deck (others: Last Days of Summer)."""
-    for deck in ("I", "II", "III"):
-        card = cards.get(deck, FILLER[deck])
-        s.decks[deck].remove(card)
-        s.decks[deck].insert(0, card)
+force = put_on_top
 
 
 def run(s, inputs=None, **decider):
-    ctx = Context(RS, s, inputs or Inputs(), Decider(**decider))
-    resolve_westeros_phase(ctx)
-    return ctx
+    return run_westeros(RS, s, inputs, **decider)
 
 
 def types(ctx, type_):

@@ -3,46 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from builders import answer, clear, put, run_westeros, westeros_game
 
-from agot_adjudicator.decisions import AnswerError, Decider, GivenAnswer, Pending
-from agot_adjudicator.engine.context import Context, HouseInput, Inputs
-from agot_adjudicator.engine.setup import new_game
+from agot_adjudicator.decisions import AnswerError, Pending
+from agot_adjudicator.engine.context import HouseInput, Inputs
 from agot_adjudicator.engine.supply import plan_reduction
-from agot_adjudicator.engine.westeros import resolve_westeros_phase
-from agot_adjudicator.errors import Problem
 from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import AreaState
 
 RS = load_ruleset()
 
 
 def game(houses=None):
-    s = new_game(RS, houses or list(RS.houses), 1, "t")
-    s.round, s.phase = 2, "westeros"
-    for deck, card in (("I", "supply"), ("II", "last_days_of_summer"), ("III", "last_days_of_summer")):
-        s.decks[deck].remove(card)
-        s.decks[deck].insert(0, card)
-    return s
-
-
-def clear(s, house):
-    for area_id in list(s.areas):
-        if s.areas[area_id].house == house:
-            del s.areas[area_id]
-
-
-def put(s, house, area_id, *units):
-    s.areas[area_id] = AreaState(house=house, units=list(units))
+    return westeros_game(RS, houses, I="supply")
 
 
 def run(s, inputs=None, **decider):
-    ctx = Context(RS, s, inputs or Inputs(), Decider(**decider))
-    resolve_westeros_phase(ctx)
-    return ctx
-
-
-def answer(value, house=None):
-    return GivenAnswer(value, house, lambda msg: Problem("orders.yaml", 1, 1, "$", msg))
+    return run_westeros(RS, s, inputs, **decider)
 
 
 def lannister_example(s):

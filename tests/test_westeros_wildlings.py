@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from builders import answer, run_westeros, westeros_game
 
-from agot_adjudicator.decisions import AnswerError, Decider, GivenAnswer, Pending
-from agot_adjudicator.engine.context import Context, GameOver, HouseInput, Inputs
-from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.engine.westeros import resolve_westeros_phase
+from agot_adjudicator.decisions import AnswerError, Pending
+from agot_adjudicator.engine.context import GameOver, HouseInput, Inputs
 from agot_adjudicator.engine.wildlings import losses_by_priority, required_payment
-from agot_adjudicator.errors import Problem
 from agot_adjudicator.ruleset import load_ruleset
 from agot_adjudicator.state import AreaState
 
@@ -18,11 +16,7 @@ HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell")
 
 
 def game(threat=6, houses=None):
-    s = new_game(RS, houses or list(RS.houses), 1, "t")
-    s.round, s.phase = 2, "westeros"
-    for deck, card in (("I", "supply"), ("II", "game_of_thrones"), ("III", "wildling_attack")):
-        s.decks[deck].remove(card)
-        s.decks[deck].insert(0, card)
+    s = westeros_game(RS, houses, I="supply", II="game_of_thrones", III="wildling_attack")
     s.wildling_threat = threat  # no card above bears the icon
     return s
 
@@ -33,13 +27,7 @@ def inputs(bids, plans=None):
 
 
 def run(s, houses=None, **decider):
-    ctx = Context(RS, s, houses or Inputs(), Decider(**decider))
-    resolve_westeros_phase(ctx)
-    return ctx
-
-
-def answer(value, house=None):
-    return GivenAnswer(value, house, lambda msg: Problem("orders.yaml", 1, 1, "$", msg))
+    return run_westeros(RS, s, houses, **decider)
 
 
 def events(ctx, type_):
