@@ -417,14 +417,11 @@ def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
     """Adjudicate the current round of a game directory (DESIGN.md §2)."""
     from agot_adjudicator.gamedir import current_round
 
-    rd = current_round(game_dir)
+    rd = current_round(game_dir)  # the last folder with a state: its round is not adjudicated
     run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults)
     if run.state_doc.data.get("phase") == "ended":
         raise UsageError(f"{rd.state}: the game has ended; nothing to adjudicate")
-    following = rd.following()
-    if following.state.exists():
-        raise UsageError(f"{following.state} exists already: {rd.name} was adjudicated")
-    return GameRound(run, rd, following.state)
+    return GameRound(run, rd, rd.following().state)
 
 
 @dataclass

@@ -447,7 +447,7 @@ def _answers_moved(docs: Sequence[dict[str, Any]], round_: int) -> list[dict[str
 
 def _doc(name: str, data: dict[str, Any]) -> Document:
     """An in-memory document; its SHA-256 (for the hash chain) is of its canonical JSON."""
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(_fingerprint(data).encode("utf-8")).hexdigest()
     return Document(name, data, digest)
 
 

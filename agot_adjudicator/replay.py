@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agot_adjudicator import app
 from agot_adjudicator.errors import InputError, UsageError
@@ -109,14 +110,22 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundChe
     return check
 
 
-def recorded_options(following: RoundDir | None) -> tuple[list[str], bool]:
-    """The ``--nmr``/``--defaults`` the recorded next state says its round was run with."""
+_UNREAD = object()
+"""No recorded next state, or one that does not load: nothing to learn from its chain."""
+
+
+def recorded_chain(following: RoundDir | None) -> Any:
+    """The ``chain:`` of the recorded next state (``None`` if it has none), or ``_UNREAD``."""
     if following is None or not following.state.is_file():
-        return [], False
+        return _UNREAD
     try:
-        chain = load_yaml(following.state).data.get("chain")
+        return load_yaml(following.state).data.get("chain")
     except InputError:
-        return [], False
+        return _UNREAD
+
+
+def recorded_options(chain: Any) -> tuple[list[str], bool]:
+    """The ``--nmr``/``--defaults`` the recorded chain says its round was run with."""
     options = chain.get("options") if isinstance(chain, dict) else None
     if not isinstance(options, dict):
         return [], False
@@ -131,7 +140,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     check = RoundCheck(rd.name)
     orders = rd.orders()
     check.submissions = len(orders)
-    nmr, defaults = recorded_options(following)
+    chain = recorded_chain(following)
+    nmr, defaults = recorded_options(chain)
     try:
         run = app.adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
                                    defaults)
@@ -139,8 +149,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         check.status = MISMATCH
         problems = exc.problems if isinstance(exc, InputError) else [str(exc)]
         check.details = ["the recorded files do not adjudicate:", *(str(p) for p in problems)]
-        if following is not None and following.state.is_file():
-            check.details.extend(_chain_notes(rd, following))
+        check.details.extend(_chain_notes(rd, following, chain))
         return check
     check.round = run.state_doc.data.get("round")
     check.phase = str(run.state_doc.data.get("phase", ""))
@@ -170,7 +179,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                          "decisions pending: "
                          + ", ".join(p.request.id for p in run.result.pending)]
         return check
-    _compare_state(check, rd, following, out.state, ruleset, explain)
+    _compare_state(check, rd, following, out.state, chain, ruleset, explain)
     for path, expected in ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board)):
         recorded = _read(path) if path.exists() else None
         if recorded is not None and recorded != expected:
@@ -182,7 +191,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
 
 
 def _compare_state(check: RoundCheck, rd: RoundDir, following: RoundDir, expected: str,
-                   ruleset: Ruleset, explain: Explain) -> None:
+                   chain: Any, ruleset: Ruleset, explain: Explain) -> None:
     recorded = _read(following.state)
     if recorded == expected:
         return
@@ -191,15 +200,13 @@ def _compare_state(check: RoundCheck, rd: RoundDir, following: RoundDir, expecte
     if recorded is None:
         check.details.append(f"{following.state}: not readable as UTF-8")
         return
-    check.details.extend(_chain_notes(rd, following))
+    check.details.extend(_chain_notes(rd, following, chain))
     check.details.extend(explain(expected, recorded, ruleset))
 
 
-def _chain_notes(rd: RoundDir, following: RoundDir) -> list[str]:
+def _chain_notes(rd: RoundDir, following: RoundDir | None, chain: Any) -> list[str]:
     """Name the input whose hash is not the one the recorded next state's chain holds."""
-    try:
-        chain = load_yaml(following.state).data.get("chain")
-    except InputError:
+    if chain is _UNREAD or following is None:
         return []
     if not isinstance(chain, dict):
         return [f"{following.state}: no hash chain recorded"]

@@ -99,3 +99,10 @@ def test_single_value_changes_in_a_round_are_caught(demo, ruleset, number):
                 f"{path.relative_to(demo)}: changing {'.'.join(map(str, where))} went unnoticed"
             path.write_text(original)
     assert replay_game(str(demo), ruleset).ok
+
+
+def test_adjudicating_an_ended_game_is_refused(runner, demo):
+    result = runner.invoke(main, ["adjudicate", "--game", str(demo)])
+    assert result.exit_code == 2
+    assert "the game has ended" in result.stderr
+    assert not (demo / "round-12").exists()
