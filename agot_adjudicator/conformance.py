@@ -9,7 +9,7 @@ as ``agot adjudicate`` and compares a partial expectation. See
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -170,15 +170,6 @@ def section_of(relative: Path) -> str:
     ('battles/support', '.')
     """
     return "/".join(relative.parts[:-1]) or "."
-
-
-def sections(paths: Sequence[Path], root: Path) -> dict[str, int]:
-    """Count of cases per section (folder)."""
-    counts: dict[str, int] = {}
-    for p in paths:
-        key = section_of(p.relative_to(root))
-        counts[key] = counts.get(key, 0) + 1
-    return counts
 
 
 # --- the compliance statement (`agot conformance`) -----------------------------------------

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from agot_adjudicator.conformance import case_files, load_case, run_case
+from agot_adjudicator.conformance import load_case, run_case, suite_cases
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
-CASES = [p for p in case_files(ROOT) if "games" not in p.relative_to(ROOT).parts]
+CASES = suite_cases(ROOT)
 
 
 @pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(ROOT)) for p in CASES])
