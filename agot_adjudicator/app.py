@@ -219,10 +219,6 @@ def map_svg(state_path: str, ruleset: Ruleset, house: str | None = None,
     return render_svg(state, ruleset, house=house, orders=orders)
 
 
-def exists(path: str) -> bool:
-    return Path(path).exists()
-
-
 # --- adjudicate ----------------------------------------------------------------------------
 
 @dataclass

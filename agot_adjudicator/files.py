@@ -14,7 +14,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -823,13 +823,3 @@ def write_all_atomic(outputs: Iterable[tuple[str | os.PathLike[str], str]]) -> N
     """Write several files; each one atomically."""
     for path, text in outputs:
         write_atomic(path, text)
-
-
-def iter_files(paths: Iterable[str]) -> Iterator[Path]:
-    """Yield files from a list of files and directories (``*.yaml`` in sorted order)."""
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            yield from sorted(q for q in p.iterdir() if q.suffix in (".yaml", ".yml"))
-        else:
-            yield p

@@ -8,7 +8,6 @@ the phases in rule order (R2.1: Westeros, Planning, Action) and returns a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from agot_adjudicator.decisions import Decider, GivenAnswer, Pending, PendingDecision
 from agot_adjudicator.engine import action, planning, westeros
@@ -76,8 +75,3 @@ def resolve(ruleset: Ruleset, state: GameState, inputs: Inputs,
     except GameOver:
         pass
     return Result("complete", ctx.state, ctx.events, [], ctx.decider.unused_answers())
-
-
-def describe(value: Any) -> str:
-    """Short text of an answer value for prompts."""
-    return value if isinstance(value, str) else repr(value)
