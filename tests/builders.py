@@ -44,6 +44,38 @@ def action_game(ruleset: Ruleset, areas: dict[str, dict[str, Any]]) -> GameState
     return s
 
 
+def fight(ruleset: Ruleset, s: GameState, origin: str, target: str, units: list[str], *,
+          march: str = "march_0", cards: dict[str, str] | None = None,
+          plans: dict[str, dict[str, Any]] | None = None, answers: dict[str, Any] | None = None,
+          defaults: bool = True) -> Context:
+    """Move ``units`` out of ``origin`` (its order goes with them) and fight for ``target`` (R6);
+    ``cards`` become house-card plans; ``defaults`` (on unless a test checks a pending decision)
+    answers what plans and ``answers`` do not. Returns the context with the events."""
+    from agot_adjudicator.decisions import Decider
+    from agot_adjudicator.engine.battles import Attack, resolve_battle
+    from agot_adjudicator.engine.context import HouseInput
+
+    here = s.areas[origin]
+    attacker = here.house
+    assert attacker is not None
+    for u in units:
+        here.units.remove(u)
+    if not here.units:
+        here.house = None
+    here.order = None
+    s.set_area(origin, here)
+    plans = {h: dict(p) for h, p in (plans or {}).items()}
+    for house, card in (cards or {}).items():
+        plans.setdefault(house, {})["house_cards"] = [{"priority": [card]}]
+    inputs = Inputs(houses={h: HouseInput(plans=p) for h, p in plans.items()})
+    decider = Decider(answers={k: answer(v) for k, v in (answers or {}).items()},
+                      defaults=defaults)
+    ctx = Context(ruleset, s, inputs, decider)
+    resolve_battle(ctx, Attack(f"r1/march@{origin}", attacker, origin, target, tuple(units),
+                               march))
+    return ctx
+
+
 def run_westeros(ruleset: Ruleset, s: GameState, inputs: Inputs | None = None,
                  **decider: Any) -> Context:
     """Resolve the Westeros phase of ``s`` in place; the context holds the events."""

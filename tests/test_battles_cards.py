@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 from builders import action_game
+from builders import fight as shared_fight
 
-from agot_adjudicator.decisions import Decider, GivenAnswer, Pending
+from agot_adjudicator.decisions import Pending
 from agot_adjudicator.engine import house_cards
-from agot_adjudicator.engine.battles import Attack, resolve_battle
-from agot_adjudicator.engine.context import Context, HouseInput, Inputs
-from agot_adjudicator.errors import Problem
+from agot_adjudicator.engine.context import Context
 from agot_adjudicator.ruleset import load_ruleset
 from agot_adjudicator.state import GameState
 
@@ -32,26 +31,9 @@ def game(areas: dict[str, dict[str, Any]], *, fiefdoms: list[str] | None = None)
     return s
 
 
-def fight(s: GameState, origin: str, target: str, units: list[str], cards: dict[str, str], *,
-          march: str = "march_0", plans: dict[str, dict[str, Any]] | None = None,
-          answers: dict[str, Any] | None = None, defaults: bool = True) -> Context:
-    here = s.areas[origin]
-    attacker = here.house
-    assert attacker is not None
-    for u in units:
-        here.units.remove(u)
-    if not here.units:
-        here.house = None
-    s.set_area(origin, here)
-    plans = {h: dict(p) for h, p in (plans or {}).items()}
-    for house, card in cards.items():
-        plans.setdefault(house, {})["house_cards"] = [{"priority": [card]}]
-    given = {k: GivenAnswer(v, None, lambda m: Problem("a", None, None, "", m))
-             for k, v in (answers or {}).items()}
-    ctx = Context(RS, s, Inputs(houses={h: HouseInput(plans=p) for h, p in plans.items()}),
-                  Decider(answers=given, defaults=defaults))
-    resolve_battle(ctx, Attack(f"r1/march@{origin}", attacker, origin, target, tuple(units), march))
-    return ctx
+def fight(s: GameState, origin: str, target: str, units: list[str], cards: dict[str, str],
+          **options: Any) -> Context:
+    return shared_fight(RS, s, origin, target, units, cards=cards, **options)
 
 
 def events(ctx: Context, type_: str) -> list[dict[str, Any]]:

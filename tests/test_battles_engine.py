@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 from builders import action_game
+from builders import fight as shared_fight
 
-from agot_adjudicator.decisions import Decider, GivenAnswer, Pending
-from agot_adjudicator.engine.battles import Attack, resolve_battle
-from agot_adjudicator.engine.context import Context, HouseInput, Inputs
-from agot_adjudicator.errors import Problem
+from agot_adjudicator.decisions import Pending
+from agot_adjudicator.engine.context import Context
 from agot_adjudicator.ruleset import load_ruleset
 from agot_adjudicator.state import GameState
 
@@ -26,36 +25,8 @@ def game(areas: dict[str, dict[str, Any]], **changes: Any) -> GameState:
     return s
 
 
-def answer(value: Any) -> GivenAnswer:
-    return GivenAnswer(value, None, lambda msg: Problem("answers", None, None, "", msg))
-
-
-def fight(s: GameState, origin: str, target: str, units: list[str], *, march: str = "march_0",
-          cards: dict[str, str] | None = None, plans: dict[str, dict[str, Any]] | None = None,
-          answers: dict[str, Any] | None = None, defaults: bool = True) -> Context:
-    """Move ``units`` out of ``origin`` and fight for ``target``; return the context.
-
-    ``defaults`` (on unless a test checks a pending decision) answers what plans do not.
-    """
-    here = s.areas[origin]
-    attacker = here.house
-    assert attacker is not None
-    for u in units:
-        here.units.remove(u)
-    if not here.units:
-        here.house = None
-    here.order = None
-    s.set_area(origin, here)
-    plans = {h: dict(p) for h, p in (plans or {}).items()}
-    for house, card in (cards or {}).items():
-        plans.setdefault(house, {})["house_cards"] = [{"priority": [card]}]
-    inputs = Inputs(houses={h: HouseInput(plans=p) for h, p in plans.items()})
-    decider = Decider(answers={k: answer(v) for k, v in (answers or {}).items()},
-                      defaults=defaults)
-    ctx = Context(RS, s, inputs, decider)
-    resolve_battle(ctx, Attack(f"r1/march@{origin}", attacker, origin, target, tuple(units),
-                               march))
-    return ctx
+def fight(s: GameState, origin: str, target: str, units: list[str], **options: Any) -> Context:
+    return shared_fight(RS, s, origin, target, units, **options)
 
 
 def events(ctx: Context, type_: str) -> list[dict[str, Any]]:
