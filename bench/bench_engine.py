@@ -18,20 +18,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import DATA, FLOORS, child_env, load, median_seconds
 
-from agot_adjudicator import app
 from agot_adjudicator.engine.round import resolve
-from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.submissions import collect
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.io.submissions import collect
+from agot_adjudicator.workflow.adjudicate import engine_inputs
+from agot_adjudicator.workflow.validate import load_state, load_submissions
 
 
 def main() -> None:
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
     ruleset = load_ruleset()
-    _, state = app.load_state(str(DATA / "state.yaml"), ruleset)
-    docs = app.load_submissions([str(DATA / "orders.yaml")])
+    _, state = load_state(str(DATA / "state.yaml"), ruleset)
+    docs = load_submissions([str(DATA / "orders.yaml")])
     subs, problems = collect(docs, state, ruleset)
     assert not problems, problems
-    inputs, answers = app.engine_inputs(subs)
+    inputs, answers = engine_inputs(subs)
     first = resolve(ruleset, state, inputs, answers, defaults=True)
     assert first.status == "complete", first.status
     rounds, start = 0, time.perf_counter()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from agot_adjudicator.decisions import GivenAnswer
 from agot_adjudicator.engine.context import Context, Inputs
+from agot_adjudicator.engine.decisions import GivenAnswer
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.engine.westeros import resolve_westeros_phase
 from agot_adjudicator.errors import Problem
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import AreaState, GameState
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import AreaState, GameState
 
 FILLER = {"I": "last_days_of_summer", "II": "last_days_of_summer", "III": "last_days_of_summer"}
 """Cards that change nothing but the threat: the top of a deck a test does not care about."""
@@ -51,9 +51,9 @@ def fight(ruleset: Ruleset, s: GameState, origin: str, target: str, units: list[
     """Move ``units`` out of ``origin`` (its order goes with them) and fight for ``target`` (R6);
     ``cards`` become house-card plans; ``defaults`` (on unless a test checks a pending decision)
     answers what plans and ``answers`` do not. Returns the context with the events."""
-    from agot_adjudicator.decisions import Decider
     from agot_adjudicator.engine.battles import Attack, resolve_battle
     from agot_adjudicator.engine.context import HouseInput
+    from agot_adjudicator.engine.decisions import Decider
 
     here = s.areas[origin]
     attacker = here.house
@@ -79,7 +79,7 @@ def fight(ruleset: Ruleset, s: GameState, origin: str, target: str, units: list[
 def run_westeros(ruleset: Ruleset, s: GameState, inputs: Inputs | None = None,
                  **decider: Any) -> Context:
     """Resolve the Westeros phase of ``s`` in place; the context holds the events."""
-    from agot_adjudicator.decisions import Decider
+    from agot_adjudicator.engine.decisions import Decider
 
     ctx = Context(ruleset, s, inputs or Inputs(), Decider(**decider))
     resolve_westeros_phase(ctx)

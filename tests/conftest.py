@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agot_adjudicator.ruleset import Ruleset, load_ruleset
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.ruleset import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli import main
+from agot_adjudicator.cli.commands import main
 
 DATA = Path(__file__).resolve().parent / "data" / "round1"
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli import main
+from agot_adjudicator.cli.commands import main
 
 CASES = Path(__file__).resolve().parent / "data" / "invalid"
 CASE_KEYS = {"description", "command", "exit", "expect", "partial", "generate"}
@@ -77,7 +77,7 @@ def _yaml_corpus() -> list[Path]:
 
 def _parse_both(text: bytes) -> tuple[object, object]:
     from agot_adjudicator.errors import InputError
-    from agot_adjudicator.files import parse_text
+    from agot_adjudicator.io.reading import parse_text
 
     out = []
     for fast in (True, False):
@@ -90,7 +90,7 @@ def _parse_both(text: bytes) -> tuple[object, object]:
 
 
 def test_fast_yaml_path_is_taken_and_agrees_on_the_repository_files():
-    from agot_adjudicator.files import _fast_parse
+    from agot_adjudicator.io.reading import _fast_parse
 
     corpus = _yaml_corpus()
     assert len(corpus) > 300
@@ -132,7 +132,7 @@ def test_fast_yaml_path_agrees_on_mutated_files():
 def _schema_corpus() -> list[tuple[str, object]]:
     """(schema name, document) for every state and submission the repository holds."""
     from agot_adjudicator.errors import InputError
-    from agot_adjudicator.files import parse_text
+    from agot_adjudicator.io.reading import parse_text
 
     kinds = {"agot-state/1": "state", "agot-orders/1": "orders", "agot-scenario/1": "scenario"}
     out: list[tuple[str, object]] = []
@@ -194,7 +194,7 @@ def _mutations(rng, data):
 def test_quick_schema_check_never_passes_what_jsonschema_refuses():
     import random
 
-    from agot_adjudicator.files import _surely_valid, _validator, load_schema
+    from agot_adjudicator.io.schemas import _surely_valid, _validator, load_schema
 
     corpus = _schema_corpus()
     assert len(corpus) > 300
@@ -220,7 +220,7 @@ def test_plain_scalar_kinds_agree_with_ruamels_resolver():
     from ruamel.yaml import YAML
     from ruamel.yaml.nodes import ScalarNode
 
-    from agot_adjudicator.files import _plain_kind
+    from agot_adjudicator.io.reading import _plain_kind
 
     resolve = YAML(typ="rt").resolver.resolve
     tags = {"str": "tag:yaml.org,2002:str", "int": "tag:yaml.org,2002:int",

@@ -13,11 +13,11 @@ import pytest
 from builders import action_game
 from builders import fight as shared_fight
 
-from agot_adjudicator.decisions import Pending
 from agot_adjudicator.engine import house_cards
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.engine.decisions import Pending
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.state import GameState
 
 RS = load_ruleset()
 PLAIN = [c for c, card in RS.house_cards.items() if card.when is None]

@@ -8,10 +8,10 @@ import pytest
 from builders import action_game
 from builders import fight as shared_fight
 
-from agot_adjudicator.decisions import Pending
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.engine.decisions import Pending
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.state import GameState
 
 RS = load_ruleset()
 # Fiefdoms at the start (5 players): greyjoy, tyrell, stark, baratheon, lannister.

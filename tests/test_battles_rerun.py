@@ -8,9 +8,9 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli import main
-from agot_adjudicator.conformance import build_state
-from agot_adjudicator.files import dump_yaml
+from agot_adjudicator.cli.commands import main
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.workflow.conformance import build_state
 
 AREAS = {
     "stoney_sept": {"house": "lannister", "units": ["knight", "knight"], "order": "march_0"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agot_adjudicator.conformance import load_case
+from agot_adjudicator.workflow.conformance import load_case
 
 BATTLES = sorted((Path(__file__).resolve().parent.parent / "scenarios" / "battles").rglob("*.yaml"))
 

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from agot_adjudicator import __version__
-from agot_adjudicator.cli import main
-from agot_adjudicator.files import SCHEMA_NAMES
+from agot_adjudicator.cli.commands import main
+from agot_adjudicator.io.schemas import SCHEMA_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,9 +14,10 @@ import pytest
 from ruamel.yaml import YAML
 from tamper import changed, leaves
 
-from agot_adjudicator.cli import main
-from agot_adjudicator.gamedir import round_dirs
-from agot_adjudicator.replay import check_round, check_start, replay_game, state_diff
+from agot_adjudicator.cli.commands import main
+from agot_adjudicator.io.gamedir import round_dirs
+from agot_adjudicator.render.diff import explain_state_texts
+from agot_adjudicator.workflow.replay import check_round, check_start, replay_game
 
 DEMO = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"
 
@@ -91,10 +92,10 @@ def test_single_value_changes_in_a_round_are_caught(demo, ruleset, number):
         scalars = list(leaves(YAML(typ="safe").load(original)))
         for where, value in scalars[::max(1, len(scalars) // 4)]:
             _bump(path, list(where), lambda _v, v=value: changed(v))
-            checks = [check_round(rd, dirs[number], ruleset, state_diff)]
+            checks = [check_round(rd, dirs[number], ruleset, explain_state_texts)]
             if path == rd.state:
-                checks.append(check_start(rd, ruleset, state_diff) if number == 1 else
-                              check_round(dirs[number - 2], rd, ruleset, state_diff))
+                checks.append(check_start(rd, ruleset, explain_state_texts) if number == 1 else
+                              check_round(dirs[number - 2], rd, ruleset, explain_state_texts))
             assert any(c.failed for c in checks), \
                 f"{path.relative_to(demo)}: changing {'.'.join(map(str, where))} went unnoticed"
             path.write_text(original)

@@ -74,10 +74,10 @@ def test_stopped_run_is_byte_identical(tmp_path: Path):
 
 def _documents():
     """Every mapping in every YAML file of the repository, and the state after the bench round."""
-    from agot_adjudicator import app
     from agot_adjudicator.errors import InputError
-    from agot_adjudicator.files import parse_text
-    from agot_adjudicator.ruleset import load_ruleset
+    from agot_adjudicator.io.reading import parse_text
+    from agot_adjudicator.io.rulesets import load_ruleset
+    from agot_adjudicator.workflow.adjudicate import adjudicate_files
 
     def mappings(node, depth=0):
         if isinstance(node, dict) and node and depth < 2:
@@ -92,14 +92,14 @@ def _documents():
         except InputError:
             continue
     ruleset = load_ruleset()
-    run = app.adjudicate_files(str(ROUND / "state.yaml"), [str(ROUND / "orders.yaml")], ruleset,
+    run = adjudicate_files(str(ROUND / "state.yaml"), [str(ROUND / "orders.yaml")], ruleset,
                                defaults=True)
     yield run.result.state.to_dict(ruleset)
 
 
 def test_fast_yaml_writer_writes_what_ruamel_writes():
     """The hand-written YAML writer (ids, numbers, booleans, nulls) is byte-identical to ruamel's."""
-    from agot_adjudicator.files import _fast_dump, dump_yaml
+    from agot_adjudicator.io.writing import _fast_dump, dump_yaml
 
     taken = total = 0
     for data in _documents():

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from agot_adjudicator.cli import main
-from agot_adjudicator.diff import diff_states, leaf_paths, render_json, render_text
+from agot_adjudicator.cli.commands import main
 from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.files import dump_yaml
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.diff import diff_states, leaf_paths, render_json, render_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,7 +83,7 @@ def test_units_moved_destroyed_and_mustered_in_game_terms(ruleset: Ruleset):
     b.areas["lannisport"].units = ["footman", "footman", "knight"]   # a footman mustered
     b.areas["stoney_sept"].units = []                        # the footman moves on
     b.areas.pop("stoney_sept")
-    from agot_adjudicator.state import AreaState
+    from agot_adjudicator.model.state import AreaState
     b.areas["harrenhal"] = AreaState("lannister", ["footman"])
     texts = _texts(a, b, ruleset)
     assert "winterfell: stark footman ×1 → ×0" in texts
@@ -125,7 +125,7 @@ def test_orders_tokens_neutral_forces_and_control(ruleset: Ruleset):
     b.areas["winterfell"].order = None
     b.areas["winterfell"].routed = []
     b.areas.pop("kings_landing")                             # neutral force beaten (R5.7)
-    from agot_adjudicator.state import AreaState
+    from agot_adjudicator.model.state import AreaState
     b.areas["the_reach"] = AreaState(power_token="stark")
     texts = _texts(a, b, ruleset)
     assert "winterfell: order march_plus1 → (none)" in texts
@@ -312,7 +312,7 @@ def test_cli_usage_error_exits_2():
 
 def test_explain_state_texts_in_game_terms(ruleset: Ruleset):
     """The hook for replay/whatif: (expected text, recorded text, ruleset) -> lines."""
-    from agot_adjudicator.diff import explain_state_texts
+    from agot_adjudicator.render.diff import explain_state_texts
 
     a = _state(ruleset)
     b = a.copy()
@@ -327,7 +327,7 @@ def test_explain_state_texts_in_game_terms(ruleset: Ruleset):
 
 
 def test_explain_state_texts_reports_a_broken_recorded_state(ruleset: Ruleset):
-    from agot_adjudicator.diff import explain_state_texts
+    from agot_adjudicator.render.diff import explain_state_texts
 
     ta = dump_yaml(_state(ruleset).to_dict(ruleset))
     lines = explain_state_texts(ta, "format: agot-state/1\nround: [\n", ruleset)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agot_adjudicator.files import _fast_parse, parse_text
+from agot_adjudicator.io.reading import _fast_parse, parse_text
 
 TEXTS = ["a:\nb: 1\n", "a:   \nb: 1\n", "a:\n", "a:\n  b:\n  c: x\n", "a: # note\nb: 1\n",
          "a: {b: }\n", "a: [b, {c: }]\n", "a:\n- x\n", "a:\n  - b:\n  - c\n", "k: \n  \nz: 2\n"]

@@ -4,7 +4,7 @@
 plans written before the round), `agot adjudicate` until it stops (exit 3,
 pending YAML), the pending decisions answered in the moderator's answers file,
 run again, until the round completes (exit 0) and the next state is written.
-The random players of :mod:`agot_adjudicator.autoplay` choose; the CLI decides.
+The random players of :mod:`agot_adjudicator.workflow.autoplay` choose; the CLI decides.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from agot_adjudicator import app
-from agot_adjudicator.autoplay import Driver, state_violations
-from agot_adjudicator.cli import main
-from agot_adjudicator.files import Document, dump_yaml
+from agot_adjudicator.cli.commands import main
+from agot_adjudicator.io.reading import Document
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.workflow.adjudicate import adjudicate_docs
+from agot_adjudicator.workflow.autoplay import Driver, state_violations
+from agot_adjudicator.workflow.validate import load_state
 
 SEED = 5
 """A seed whose game runs all 10 rounds (no instant win, R11.2) with the driver's players."""
@@ -39,7 +41,7 @@ def test_five_player_game_of_ten_rounds_through_the_cli(runner, ruleset, tmp_pat
     assert new.exit_code == 0, new.output
     stops = answered = 0
     for round_ in range(1, ruleset.rounds + 1):
-        _, state = app.load_state(str(state_path), ruleset)
+        _, state = load_state(str(state_path), ruleset)
         assert (state.round, state.phase) == (round_, "planning" if round_ == 1 else "westeros")
         folder = state_path.parent
         (folder / "orders").mkdir()
@@ -70,7 +72,7 @@ def test_five_player_game_of_ten_rounds_through_the_cli(runner, ruleset, tmp_pat
             if answers:
                 docs.append(Document("answers", {"format": "agot-orders/1", "round": round_,
                                                  "answers": answers}, ""))
-            stopped = app.adjudicate_docs(state_doc, docs, ruleset).result
+            stopped = adjudicate_docs(state_doc, docs, ruleset).result
             assert [p.request.id for p in stopped.pending] == asked
             for pd in stopped.pending:
                 # An answered decision is resolved on the re-run, unless asked again with a reason.
@@ -83,7 +85,7 @@ def test_five_player_game_of_ten_rounds_through_the_cli(runner, ruleset, tmp_pat
         else:
             raise AssertionError(f"round {round_} did not complete")
         assert "wrote" in run.output
-        _, after = app.load_state(str(next_path), ruleset)
+        _, after = load_state(str(next_path), ruleset)
         assert state_violations(after, ruleset, complete=True) == []
         state_path = next_path
         if round_ < ruleset.rounds:

@@ -10,8 +10,8 @@ import pytest
 from ruamel.yaml import YAML
 from tamper import changed, leaves
 
-from agot_adjudicator.cli import main
-from agot_adjudicator.replay import replay_game
+from agot_adjudicator.cli.commands import main
+from agot_adjudicator.workflow.replay import replay_game
 
 DATA = Path(__file__).resolve().parent / "data" / "round1"
 RAVEN = "format: agot-orders/1\nround: 1\nanswers:\n  r1/raven/lannister: null\n"

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 import pytest
 
-from agot_adjudicator.cli import main
+from agot_adjudicator.cli.commands import main
 from agot_adjudicator.errors import ExitCode
 
 MAN = Path(__file__).resolve().parent.parent / "man"

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from agot_adjudicator.app import state_text
-from agot_adjudicator.cli import main
+from agot_adjudicator.cli.commands import main
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.ruleset import TRACKS, load_ruleset
-from agot_adjudicator.state import AreaState, GameState
-from agot_adjudicator.svgmap import (
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.ruleset import TRACKS
+from agot_adjudicator.model.state import AreaState, GameState
+from agot_adjudicator.render.picture import (
     HOUSE_STYLES,
     area_box,
     border_segment,
@@ -27,6 +27,7 @@ from agot_adjudicator.svgmap import (
     layout_problems,
     render_svg,
 )
+from agot_adjudicator.workflow.present import state_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from builders import answer, westeros_game
 
-from agot_adjudicator.autoplay import InvariantViolation, play_game, state_violations
-from agot_adjudicator.decisions import AnswerError, Decider, Pending
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
+from agot_adjudicator.engine.decisions import AnswerError, Decider, Pending
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.engine.westeros import resolve_westeros_phase
-from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import AreaState
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.state import AreaState
+from agot_adjudicator.workflow.autoplay import InvariantViolation, play_game, state_violations
 
 RS = load_ruleset()
 
@@ -54,7 +54,7 @@ def test_invariants_catch_a_broken_state():
 
 
 def test_violation_names_the_seed_to_reproduce():
-    from agot_adjudicator.autoplay import Driver
+    from agot_adjudicator.workflow.autoplay import Driver
 
     err = Driver(42, 4, RS).fail(7, "boom")
     assert isinstance(err, InvariantViolation)
@@ -138,11 +138,11 @@ def test_same_game_in_processes_with_different_string_hashing():
     import subprocess
     import sys
 
-    code = ("import hashlib; from agot_adjudicator import app; "
-            "from agot_adjudicator.autoplay import play_game; "
-            "from agot_adjudicator.ruleset import load_ruleset; rs = load_ruleset(); "
+    code = ("import hashlib; from agot_adjudicator.workflow.present import state_text; "
+            "from agot_adjudicator.workflow.autoplay import play_game; "
+            "from agot_adjudicator.io.rulesets import load_ruleset; rs = load_ruleset(); "
             "r = play_game(8, 5, rs, determinism_rate=0.0); "
-            "print(hashlib.sha256(app.state_text(r.final, rs).encode()).hexdigest(), r.answered)")
+            "print(hashlib.sha256(state_text(r.final, rs).encode()).hexdigest(), r.answered)")
     outputs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
@@ -158,8 +158,8 @@ def test_instant_win_mid_march_leaves_a_valid_final_state():
     games wrote final states that `agot show` refused: 'orders are on the board only in the
     action phase')."""
     from agot_adjudicator.engine.round import resolve
-    from agot_adjudicator.files import Document
-    from agot_adjudicator.validation import state_problems
+    from agot_adjudicator.io.reading import Document
+    from agot_adjudicator.io.validation import state_problems
 
     s = new_game(RS, list(RS.players[5]), 1, "t")
     s.phase = "action"
@@ -185,7 +185,7 @@ def test_failed_neutral_attack_cannot_break_the_supply_limit():
     back would make four armies of 2, so it is destroyed (random games found the supply limit
     broken, and then every later march of the house refused, even 'no move')."""
     from agot_adjudicator.engine.round import resolve
-    from agot_adjudicator.ruleset import supply_fits
+    from agot_adjudicator.model.ruleset import supply_fits
 
     s = new_game(RS, list(RS.players[5]), 1, "t")
     s.phase = "action"
@@ -208,7 +208,7 @@ def test_failed_neutral_attack_cannot_break_the_supply_limit():
 
 def test_event_invariants_catch_a_wrong_track_and_a_wrong_nights_watch():
     """The event checks can fail: R7.1 (track in bid order) and R8.1/R8.2 (sum; tie holds)."""
-    from agot_adjudicator.autoplay import event_violations
+    from agot_adjudicator.workflow.autoplay import event_violations
 
     good = [{"type": "bids_revealed", "about": "clash_of_kings/fiefdoms", "bids": {"a": 1, "b": 3}},
             {"type": "track_set", "track": "fiefdoms", "order": ["b", "a"]},
@@ -228,7 +228,7 @@ def test_event_invariants_catch_a_wrong_track_and_a_wrong_nights_watch():
 def test_game_of_defaults_completes_every_round_in_one_run(seed):
     """DESIGN.md §1: with --nmr for every house, every missing answer takes its documented
     default, so each round completes in one run; the invariants hold all game."""
-    from agot_adjudicator.autoplay import Driver
+    from agot_adjudicator.workflow.autoplay import Driver
 
     players = 3 + seed % 3
     driver = Driver(seed, players, RS)

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from agot_adjudicator import app
-from agot_adjudicator.cli import main
-from agot_adjudicator.conformance import build_state, load_case, run_case, suite_cases
-from agot_adjudicator.files import dump_yaml, parse_text
-from agot_adjudicator.report import (
+from agot_adjudicator.cli.commands import main
+from agot_adjudicator.io.reading import parse_text
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.report import (
     EVENT_FIELDS,
     LINES,
     Names,
@@ -26,7 +26,8 @@ from agot_adjudicator.report import (
     render_log,
     render_report,
 )
-from agot_adjudicator.state import GameState
+from agot_adjudicator.workflow.adjudicate import adjudicate_docs
+from agot_adjudicator.workflow.conformance import build_state, load_case, run_case, suite_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = {"type", "rule", "round", "phase"}
@@ -120,7 +121,7 @@ def run(ruleset, case: dict[str, Any]):
     docs = [parse_text(f"sub{i}", dump_yaml({"format": "agot-orders/1", "round": data["round"],
                                               **sub}).encode())
             for i, sub in enumerate(case.get("submissions", []))]
-    return app.adjudicate_docs(state_doc, docs, ruleset)
+    return adjudicate_docs(state_doc, docs, ruleset)
 
 
 def battle_case(*, stark_card: str | None = "eddard_stark", support: bool = True) -> dict[str, Any]:

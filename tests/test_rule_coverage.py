@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from agot_adjudicator.conformance import load_case, suite_cases
-from agot_adjudicator.rules_index import RULE_IDS, rule_key
+from agot_adjudicator.model.rules import RULE_IDS, rule_key
+from agot_adjudicator.workflow.conformance import load_case, suite_cases
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agot_adjudicator.ruleset import _documents_from_package, _schema_check, integrity_problems
+from agot_adjudicator.io.rulesets import _documents_from_package, _schema_check
+from agot_adjudicator.model.ruleset import integrity_problems
 
 
 def test_packaged_ruleset_is_schema_valid():

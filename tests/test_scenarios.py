@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agot_adjudicator.conformance import load_case, run_case, suite_cases
+from agot_adjudicator.workflow.conformance import load_case, run_case, suite_cases
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 CASES = suite_cases(ROOT)

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from agot_adjudicator.files import SCHEMA_NAMES
+from agot_adjudicator.io.schemas import SCHEMA_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,15 +17,15 @@ def test_top_level_schemas_equal_packaged_schemas():
 def test_schemas_are_valid_json_schemas():
     import jsonschema
 
-    from agot_adjudicator.files import load_schema
+    from agot_adjudicator.io.schemas import load_schema
 
     for name in SCHEMA_NAMES:
         jsonschema.Draft202012Validator.check_schema(load_schema(name))
 
 
 def test_compiled_ruleset_equals_the_yaml_files():
-    """`python -m agot_adjudicator.ruleset` regenerates compiled.json after editing the YAML."""
-    from agot_adjudicator.ruleset import compiled_text
+    """`python -m agot_adjudicator.io.rulesets` regenerates compiled.json after editing the YAML."""
+    from agot_adjudicator.io.rulesets import compiled_text
 
     compiled = ROOT / "agot_adjudicator" / "data" / "first_edition" / "compiled.json"
     assert compiled.read_text(encoding="utf-8") == compiled_text()

@@ -7,7 +7,7 @@ import random
 import pytest
 import tabulate as tabulate_module
 
-from agot_adjudicator.tables import table
+from agot_adjudicator.render.tables import table
 
 CELLS = ["stark", "lannister", "", None, 0, 5, 12, -3, "7", "05", "1.5", "x y", "★", "×2", True,
          False, "winterfell (stark)", "R6.4", " padded ", 20]
@@ -48,8 +48,8 @@ def test_unknown_format_is_refused():
 def test_show_and_report_tables_are_tabulate_bytes(monkeypatch, tmp_path, runner):
     """Whole outputs: `agot show` and a round's report, rendered with agot's writer and with
     tabulate, are the same bytes."""
-    from agot_adjudicator import report, views
-    from agot_adjudicator.cli import main
+    from agot_adjudicator.cli.commands import main
+    from agot_adjudicator.render import report, views
 
     state = tmp_path / "s.yaml"
     assert runner.invoke(main, ["new", "--seed", "3", "-o", str(state)]).exit_code == 0

@@ -14,13 +14,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from agot_adjudicator.cli import main
+from agot_adjudicator.cli.commands import main
 from agot_adjudicator.engine.planning import stars_allowed
 from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.files import dump_yaml, parse_text, schema_problems
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import AreaState, GameState
-from agot_adjudicator.template import order_template
+from agot_adjudicator.io.reading import parse_text
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import AreaState, GameState
+from agot_adjudicator.render.template import order_template
 
 SCHEMA_LINE = "# yaml-language-server: $schema=orders.schema.json"
 

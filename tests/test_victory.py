@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from agot_adjudicator.decisions import Decider
 from agot_adjudicator.engine.board import check_instant_win
 from agot_adjudicator.engine.context import Context, GameOver, Inputs
+from agot_adjudicator.engine.decisions import Decider
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.engine.victory import end_of_game
-from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import AreaState
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.state import AreaState
 
 RS = load_ruleset()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from builders import answer, run_westeros, westeros_game
 
-from agot_adjudicator.decisions import AnswerError, Pending
 from agot_adjudicator.engine.context import HouseInput, Inputs
-from agot_adjudicator.ruleset import load_ruleset
+from agot_adjudicator.engine.decisions import AnswerError, Pending
+from agot_adjudicator.io.rulesets import load_ruleset
 
 RS = load_ruleset()
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell")

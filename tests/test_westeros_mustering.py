@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from builders import answer, clear, put, run_westeros, westeros_game
 
-from agot_adjudicator.decisions import AnswerError, Pending
 from agot_adjudicator.engine.context import HouseInput, Inputs
-from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import AreaState
+from agot_adjudicator.engine.decisions import AnswerError, Pending
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.state import AreaState
 
 RS = load_ruleset()
 

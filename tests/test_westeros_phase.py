@@ -10,8 +10,8 @@ from agot_adjudicator.engine.context import Inputs
 from agot_adjudicator.engine.round import resolve
 from agot_adjudicator.engine.setup import full_deck, new_game
 from agot_adjudicator.errors import AgotError
-from agot_adjudicator.ruleset import load_ruleset
-from agot_adjudicator.state import AreaState
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.state import AreaState
 
 RS = load_ruleset()
 
@@ -206,7 +206,7 @@ def test_same_inputs_give_the_same_events():
 
 
 def test_a_pending_muster_gathers_the_clash_of_kings_bids_in_the_same_round():
-    from agot_adjudicator.decisions import Pending
+    from agot_adjudicator.engine.decisions import Pending
     s = game()
     force(s, I="mustering", II="clash_of_kings")
     with pytest.raises(Pending) as stop:
@@ -219,8 +219,8 @@ def test_a_pending_muster_gathers_the_clash_of_kings_bids_in_the_same_round():
 
 
 def test_gathered_wildling_bids_but_never_the_losses_that_depend_on_the_units():
-    from agot_adjudicator.decisions import Pending
     from agot_adjudicator.engine.context import HouseInput
+    from agot_adjudicator.engine.decisions import Pending
 
     def stopped(inputs=None):
         s = game()
@@ -243,7 +243,7 @@ def test_gathered_wildling_bids_but_never_the_losses_that_depend_on_the_units():
 
 
 def test_gathering_keeps_reruns_deterministic():
-    from agot_adjudicator.decisions import Pending
+    from agot_adjudicator.engine.decisions import Pending
     a, b = game(), game()
     for s in (a, b):
         force(s, I="mustering", II="clash_of_kings", III="wildling_attack")

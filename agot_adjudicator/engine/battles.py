@@ -85,9 +85,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Check, Request
 from agot_adjudicator.engine import board
 from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.decisions import NO_PLAN, Check, Request
 from agot_adjudicator.engine.house_cards import (
     ON_WIN,
     ROLES,
@@ -98,7 +98,7 @@ from agot_adjudicator.engine.house_cards import (
     texts_for,
 )
 from agot_adjudicator.engine.support import Declaration, declare_support
-from agot_adjudicator.state import sort_units
+from agot_adjudicator.model.state import sort_units
 
 CASUALTY_DEFAULT_ORDER = ("footman", "ship", "knight")
 """Default casualties: cheapest first (R6.7 default, DESIGN.md §1)."""

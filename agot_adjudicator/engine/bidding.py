@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.naming import one_of
-from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.model.naming import one_of
+from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS
 
 TRACK_NAMES = {"iron_throne": "the Iron Throne", "fiefdoms": "the Fiefdoms",
                "kings_court": "the King's Court"}

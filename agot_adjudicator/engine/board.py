@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from agot_adjudicator.engine.context import Context, GameOver
-from agot_adjudicator.ruleset import Ruleset, supply_fits
-from agot_adjudicator.state import GameState, sort_units
+from agot_adjudicator.model.ruleset import Ruleset, supply_fits
+from agot_adjudicator.model.state import GameState, sort_units
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
 """Strength of a standing unit in battle (R6.3)."""

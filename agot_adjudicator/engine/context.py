@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Decider, Request
+from agot_adjudicator.engine.decisions import NO_PLAN, Decider, Request
 from agot_adjudicator.engine.events import Event, make_event
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState
 
 
 @dataclass(frozen=True)

@@ -56,9 +56,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.board import gain_power
 from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
 
 ROLES = ("attacker", "defender")
 NONE = "none"

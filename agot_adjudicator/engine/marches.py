@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine import battles
 from agot_adjudicator.engine.board import (
     UNIT_STRENGTH,
@@ -20,9 +19,10 @@ from agot_adjudicator.engine.board import (
     within_supply,
 )
 from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.support import declare_support
 from agot_adjudicator.engine.turns import round_robin
-from agot_adjudicator.state import AreaState, sort_units, without
+from agot_adjudicator.model.state import AreaState, sort_units, without
 
 
 def is_contested(ctx: Context, house: str, area_id: str) -> bool:

@@ -34,11 +34,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, AnswerError, Pending, PendingDecision, Request
 from agot_adjudicator.engine.board import controlled_areas, unit_counts, within_supply
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.naming import one_of
-from agot_adjudicator.state import AreaState, GameState, sort_units
+from agot_adjudicator.engine.decisions import NO_PLAN, AnswerError, Pending, PendingDecision, Request
+from agot_adjudicator.model.naming import one_of
+from agot_adjudicator.model.state import AreaState, GameState, sort_units
 
 COSTS = {"footman": 1, "knight": 2, "ship": 1, "upgrade": 1}
 """Mustering costs (R3.5)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.naming import one_of, suggest
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.model.naming import one_of, suggest
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState
 
 RESTRICTED_KIND = {"sea_of_storms": "raid", "storm_of_swords": "defense",
                    "feast_for_crows": "consolidate_power"}

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.board import gain_power
 from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.turns import round_robin
-from agot_adjudicator.naming import one_of
+from agot_adjudicator.model.naming import one_of
 
 RAIDABLE = ("raid", "support", "consolidate_power")
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agot_adjudicator.decisions import Decider, GivenAnswer, Pending, PendingDecision
 from agot_adjudicator.engine import action, planning, westeros
 from agot_adjudicator.engine.context import Context, GameOver, Inputs
+from agot_adjudicator.engine.decisions import Decider, GivenAnswer, Pending, PendingDecision
 from agot_adjudicator.engine.events import Event
 from agot_adjudicator.engine.victory import end_of_game
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState
 
 
 @dataclass

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agot_adjudicator.engine.chance import shuffle
-from agot_adjudicator.ruleset import DECKS, TRACKS, Ruleset
-from agot_adjudicator.state import AreaState, GameState, HouseState, NeutralForce, sort_units
+from agot_adjudicator.model.ruleset import DECKS, TRACKS, Ruleset
+from agot_adjudicator.model.state import AreaState, GameState, HouseState, NeutralForce, sort_units
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
 """Combat strength of a standing unit (R6.3); also the R12.2 neutral strength."""

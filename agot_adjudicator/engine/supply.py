@@ -38,11 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.board import barrels, unit_counts
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.ruleset import UNIT_TYPES, Ruleset, supply_fits
-from agot_adjudicator.state import GameState
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset, supply_fits
+from agot_adjudicator.model.state import GameState
 
 DEFAULT_PRIORITY = ("footman", "ship", "knight")
 """Default order of unit types to lose: cheapest mustering cost first (documented default)."""

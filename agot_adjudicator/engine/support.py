@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.board import UNIT_STRENGTH
 from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
 
 NO_ONE = "none"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
 
 
 def areas_with(ctx: Context, house: str, kind: str) -> list[str]:

@@ -48,14 +48,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from agot_adjudicator.decisions import AnswerError, Pending, PendingDecision
 from agot_adjudicator.engine import bidding, mustering, supply, wildlings
 from agot_adjudicator.engine.board import controlled_areas, gain_power
 from agot_adjudicator.engine.chance import shuffle
 from agot_adjudicator.engine.context import Context, GameOver
+from agot_adjudicator.engine.decisions import AnswerError, Pending, PendingDecision
 from agot_adjudicator.errors import AgotError
-from agot_adjudicator.ruleset import DECKS
-from agot_adjudicator.state import RESTRICTIONS
+from agot_adjudicator.model.ruleset import DECKS
+from agot_adjudicator.model.state import RESTRICTIONS
 
 WINTER_IS_COMING = "winter_is_coming"
 UNITS_ONLY = ("supply", "mustering")

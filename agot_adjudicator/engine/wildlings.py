@@ -47,10 +47,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agot_adjudicator.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.bidding import collect_bids, pay_bids
 from agot_adjudicator.engine.board import check_instant_win
 from agot_adjudicator.engine.context import Context
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.supply import (
     Unit,
     as_entries,
@@ -58,8 +58,8 @@ from agot_adjudicator.engine.supply import (
     resolve_units_or_types,
     units_of,
 )
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState
 
 POINTS = {"footman": 1, "knight": 2, "ship": 1}
 """Mustering points of a unit removed for the wildlings (R8.4)."""

@@ -3,7 +3,7 @@
     python scenarios/games/make_demo.py [--seed 1] [--out scenarios/games/demo]
 
 What a PBEM moderator does each round, with random but legal players
-(:class:`agot_adjudicator.autoplay.RandomPlayer`) in place of the people:
+(:class:`agot_adjudicator.workflow.autoplay.RandomPlayer`) in place of the people:
 
 1. every house mails a submission (orders, bids, plans) — written to
    ``round-NN/orders/HOUSE.yaml``;
@@ -26,12 +26,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from agot_adjudicator import app
-from agot_adjudicator.autoplay import Driver
-from agot_adjudicator.cli import main as agot
-from agot_adjudicator.files import dump_yaml
-from agot_adjudicator.gamedir import current_round
-from agot_adjudicator.ruleset import load_ruleset
+from agot_adjudicator.cli.commands import main as agot
+from agot_adjudicator.io.gamedir import current_round
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.workflow.adjudicate import adjudicate_game
+from agot_adjudicator.workflow.autoplay import Driver
+from agot_adjudicator.workflow.validate import load_state
 
 ROOT = Path(__file__).resolve().parent
 MAX_RUNS = 60
@@ -53,7 +54,7 @@ def play(out: Path, seed: int) -> None:
     driver = Driver(seed, 5, ruleset, nmr_rate=0.0, aggression=0.6)
     while True:
         rd = current_round(out)
-        _, state = app.load_state(str(rd.state), ruleset)
+        _, state = load_state(str(rd.state), ruleset)
         if state.phase == "ended":
             break
         for body in driver.submissions(state):
@@ -61,7 +62,7 @@ def play(out: Path, seed: int) -> None:
             (rd.orders_dir / f"{body['house']}.yaml").write_text(text, encoding="utf-8")
         answers: dict[str, object] = {}
         for _ in range(MAX_RUNS):
-            game = app.adjudicate_game(str(out), ruleset)
+            game = adjudicate_game(str(out), ruleset)
             result = game.run.result
             if result.status == "complete":
                 break

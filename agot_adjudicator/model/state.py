@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from agot_adjudicator.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
+from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 
 STATE_FORMAT = "agot-state/1"
 PHASES = ("westeros", "planning", "action", "ended")

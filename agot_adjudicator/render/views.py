@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from agot_adjudicator.engine.board import controller
-from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS, Ruleset
-from agot_adjudicator.state import GameState
-from agot_adjudicator.tables import table
+from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
+from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.tables import table
 
 
 def units_text(units: list[str], routed: list[str] | None = None) -> str:

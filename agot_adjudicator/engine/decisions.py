@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agot_adjudicator.errors import Problem
-from agot_adjudicator.naming import one_of
+from agot_adjudicator.model.naming import one_of
 
 NO_PLAN = object()
 """Marker: the house has no plan for this decision."""

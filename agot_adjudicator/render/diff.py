@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agot_adjudicator.engine.board import controller
-from agot_adjudicator.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
+from agot_adjudicator.model.state import GameState
 
 GROUPS = ("game", "tracks", "houses", "areas", "control", "westeros")
 """Groups of changes, in output order."""
@@ -304,7 +304,8 @@ def explain_state_texts(expected: str, recorded: str, ruleset: Ruleset,
     problems; equal values in different bytes are said to differ in layout only.
     """
     from agot_adjudicator.errors import InputError
-    from agot_adjudicator.files import parse_text, schema_problems
+    from agot_adjudicator.io.reading import parse_text
+    from agot_adjudicator.io.schemas import schema_problems
 
     if expected == recorded:
         return []

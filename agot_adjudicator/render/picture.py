@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from agot_adjudicator.engine.board import controller
-from agot_adjudicator.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
-from agot_adjudicator.state import AreaState, GameState
+from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
+from agot_adjudicator.model.state import AreaState, GameState
 
 LAND_SIZE = (150.0, 92.0)
 """Width and height of an area's box when board.yaml gives no ``size``."""
@@ -112,7 +112,7 @@ def _units_text(units: Sequence[str]) -> str:
 def order_label(ruleset: Ruleset, order_id: str) -> str:
     """Short label of an order token (R0.2).
 
-    >>> from agot_adjudicator.ruleset import load_ruleset
+    >>> from agot_adjudicator.io.rulesets import load_ruleset
     >>> rs = load_ruleset()
     >>> [order_label(rs, o) for o in ("march_plus1", "defense_plus2", "support", "raid")]
     ['M+1★', 'D+2★', 'S0', 'R']

@@ -24,13 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agot_adjudicator.decisions import PendingDecision
+from agot_adjudicator.engine.decisions import PendingDecision
 from agot_adjudicator.engine.events import Event
-from agot_adjudicator.files import dump_yaml
-from agot_adjudicator.ruleset import TRACKS, Ruleset
-from agot_adjudicator.state import GameState
-from agot_adjudicator.tables import table
-from agot_adjudicator.views import area_rows, units_text
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.model.ruleset import TRACKS, Ruleset
+from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.tables import table
+from agot_adjudicator.render.views import area_rows, units_text
 
 PHASE_TITLES = {"westeros": "Westeros phase", "planning": "Planning phase",
                 "action": "Action phase", "ended": "End of the game"}

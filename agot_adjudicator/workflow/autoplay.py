@@ -3,7 +3,7 @@
 The driver is a moderator with random players (DESIGN.md §1): each round it
 writes every house's ``agot-orders/1`` submission (random orders, bids and
 plans, some of which no longer fit by the time they are used), runs
-:func:`agot_adjudicator.app.adjudicate_docs`, and while the run stops on
+:func:`agot_adjudicator.adjudicate_docs`, and while the run stops on
 pending decisions it picks a random *legal* answer for each one, adds it to
 an ``answers:`` document (or the house's own section) and runs again, until
 the round is complete; then it goes on from the next state until the game
@@ -16,7 +16,7 @@ randomness stays derived from the game seed (DESIGN.md §4).
 
 Long profile::
 
-    python -m agot_adjudicator.autoplay --games 1000 --players 3 4 5 --seed 0
+    python -m agot_adjudicator.workflow.autoplay --games 1000 --players 3 4 5 --seed 0
 """
 
 from __future__ import annotations
@@ -33,17 +33,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agot_adjudicator import app
-from agot_adjudicator.decisions import PendingDecision, Request
 from agot_adjudicator.engine.board import controlled_areas, destinations
+from agot_adjudicator.engine.decisions import PendingDecision, Request
 from agot_adjudicator.engine.planning import RESTRICTED_KIND, stars_allowed
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import InputError
-from agot_adjudicator.files import Document, schema_problems
-from agot_adjudicator.report import render_log, render_pending
-from agot_adjudicator.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, load_ruleset, supply_fits
-from agot_adjudicator.state import GameState, without
-from agot_adjudicator.validation import state_problems
+from agot_adjudicator.io.reading import Document
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.validation import state_problems
+from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
+from agot_adjudicator.model.state import GameState, without
+from agot_adjudicator.render.report import render_log, render_pending
+from agot_adjudicator.workflow.adjudicate import Adjudication, adjudicate_docs
 
 MAX_RUNS_PER_ROUND = 200
 """A round that needs more re-runs than this is reported as stuck (an invariant)."""
@@ -453,7 +455,7 @@ def _doc(name: str, data: dict[str, Any]) -> Document:
 
 @dataclass
 class Driver:
-    """Plays one seeded game to its end through :func:`app.adjudicate_docs`, checking invariants."""
+    """Plays one seeded game to its end through :func:`adjudicate_docs`, checking invariants."""
 
     seed: int
     players: int
@@ -473,7 +475,7 @@ class Driver:
 
     def fail(self, round_: int, message: str) -> InvariantViolation:
         return InvariantViolation(f"seed {self.seed}, {self.players} players, round {round_}: "
-                                  f"{message} (reproduce: python -m agot_adjudicator.autoplay "
+                                  f"{message} (reproduce: python -m agot_adjudicator.workflow.autoplay "
                                   f"--games 1 --players {self.players} --seed {self.seed})")
 
     def new_state(self) -> GameState:
@@ -503,11 +505,11 @@ class Driver:
         return out
 
     def run(self, state_data: dict[str, Any], docs_data: Sequence[dict[str, Any]],
-            round_: int) -> app.Adjudication:
+            round_: int) -> Adjudication:
         """One ``adjudicate`` run; the inputs must come back unchanged."""
         before = _fingerprint(state_data, docs_data)
         try:
-            run = app.adjudicate_docs(_doc("state.yaml", state_data),
+            run = adjudicate_docs(_doc("state.yaml", state_data),
                                       [_doc(f"orders-{i}.yaml", d) for i, d in enumerate(docs_data)],
                                       self.ruleset, self.nmr)
         except InputError as exc:
@@ -518,7 +520,7 @@ class Driver:
             raise self.fail(round_, "the inputs were mutated")
         return run
 
-    def outputs(self, run: app.Adjudication, *, chain: bool = True) -> str:
+    def outputs(self, run: Adjudication, *, chain: bool = True) -> str:
         """What a run writes, for byte comparison: the state's data as JSON (the YAML text is
         a function of it; compared in a subprocess by the tests), the event log, the pending YAML.
         ``chain=False`` leaves out the hash chain, which names the submission files by design."""
@@ -623,7 +625,7 @@ def play_game(seed: int, players: int, ruleset: Ruleset | None = None, **options
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The long profile: many random games, a summary; exit 1 on any invariant violation."""
-    parser = argparse.ArgumentParser(prog="python -m agot_adjudicator.autoplay",
+    parser = argparse.ArgumentParser(prog="python -m agot_adjudicator.workflow.autoplay",
                                      description="Play seeded random games and check invariants.")
     parser.add_argument("--games", type=int, default=100, help="games to play (over all sizes)")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5], choices=[3, 4, 5])

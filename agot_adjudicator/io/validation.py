@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from agot_adjudicator.errors import Problem
-from agot_adjudicator.files import Document
-from agot_adjudicator.naming import one_of, suggest
-from agot_adjudicator.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
-from agot_adjudicator.state import without
+from agot_adjudicator.io.reading import Document
+from agot_adjudicator.model.naming import one_of, suggest
+from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
+from agot_adjudicator.model.state import without
 
 
 def _count_diff(a: Iterable[str], b: Iterable[str]) -> list[str]:

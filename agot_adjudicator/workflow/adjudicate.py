@@ -8,18 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.decisions import AnswerError, GivenAnswer
-from agot_adjudicator.diff import Change, diff_states
 from agot_adjudicator.engine.context import HouseInput, Inputs
+from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
 from agot_adjudicator.engine.round import Result, resolve
-from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import InputError, Problem, UsageError
-from agot_adjudicator.files import Document, dump_yaml, load_yaml, same_file, schema_problems
-from agot_adjudicator.naming import suggest
-from agot_adjudicator.ruleset import Ruleset
-from agot_adjudicator.state import GameState
-from agot_adjudicator.submissions import (
-    SECTION_KEYS,
+from agot_adjudicator.io.reading import Document, load_yaml
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.submissions import (
     Source,
     Submissions,
     answer_id_problems,
@@ -28,196 +23,11 @@ from agot_adjudicator.submissions import (
     order_problems,
     plan_problems,
 )
-from agot_adjudicator.template import order_template
-from agot_adjudicator.validation import state_problems
-
-STATE_HEADER = ("agot game state (agot-state/1): the moderator's file; it holds the seed\n"
-                "and the Westeros decks, so do not send it to players (send `agot show`).")
-
-
-def load_state(path: str, ruleset: Ruleset) -> tuple[Document, GameState]:
-    """Load a state file: safe YAML, schema, then rule checks. Raises :class:`InputError`."""
-    doc = load_yaml(path)
-    problems = schema_problems(doc, "state")
-    if not problems:
-        problems = state_problems(doc, ruleset)
-    if problems:
-        raise InputError(problems)
-    return doc, GameState.from_dict(doc.data)
-
-
-def load_submissions(paths: Sequence[str]) -> list[Document]:
-    """Load submission files; every problem of every file at once."""
-    docs, problems = read_submissions(paths)
-    if problems:
-        raise InputError(problems)
-    return docs
-
-
-def read_submissions(paths: Sequence[str]) -> tuple[list[Document], list[Problem]]:
-    """The submission files that load and pass their schema, and the problems of the others."""
-    docs, problems = [], []
-    for path in paths:
-        try:
-            doc = load_yaml(path)
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
-        found = schema_problems(doc, "orders")
-        if found:
-            problems.extend(found)
-        else:
-            docs.append(doc)
-    return docs, problems
-
-
-@dataclass
-class Validation:
-    """Outcome of ``agot validate``: problems (exit 1) and warnings (stderr, exit 0)."""
-
-    problems: list[Problem] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)
-
-
-def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
-    """Warnings for legal but probably unintended orders (R4.1, R6.2)."""
-    warnings: list[Problem] = []
-    for house in state.order_of_play():
-        section = subs.sections.get(house)
-        if section is None or section.orders is None:
-            continue
-        src = section.sources["orders"]
-        for area_id in ruleset.area_ids:
-            here = state.area(area_id)
-            if here.house == house and here.units and area_id not in section.orders:
-                warnings.append(src.problem(f"no order for {area_id}, which holds {house} units"))
-        for area_id, order in section.orders.items():
-            if order is None or order not in ruleset.order_tokens or area_id not in ruleset.areas:
-                continue
-            if ruleset.order_tokens[order].kind != "support":
-                continue
-            land_units = all(u != "ship" for u in state.area(area_id).units)
-            candidates = [a for a in ruleset.areas[area_id].adjacent
-                          if not (land_units and ruleset.areas[a].is_sea)]
-            if not any(state.area(a).units or state.area(a).neutral_force for a in candidates):
-                warnings.append(src.problem(f"support order in {area_id}: no area it can support "
-                                            "holds units or a neutral force, so no battle can "
-                                            "use it (R6.2)", area_id))
-    return warnings
-
-
-def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset) -> Validation:
-    """Check a state and submissions without resolving anything."""
-    result = Validation()
-    try:
-        _, state = load_state(state_path, ruleset)
-    except InputError as exc:
-        result.problems.extend(exc.problems)
-        state = None
-    docs, problems = read_submissions(orders_paths)
-    result.problems.extend(problems)
-    if state is None:
-        return result
-    subs, problems = collect(docs, state, ruleset)
-    result.problems.extend(problems)
-    planning = state.phase in ("westeros", "planning")
-    for house in state.order_of_play():
-        section = subs.sections.get(house)
-        if section is None:
-            continue
-        if section.orders is not None and not planning:
-            result.problems.append(section.sources["orders"].problem(
-                f"orders are placed in the planning phase; the state is in the {state.phase} "
-                "phase"))
-        else:
-            result.problems.extend(order_problems(section, state, ruleset))
-        result.problems.extend(bid_problems(section, state))
-        result.problems.extend(plan_problems(section, ruleset))
-    if not result.problems:
-        result.warnings.extend(support_warnings(subs, state, ruleset))
-        result.warnings.extend(empty_submission_warnings(docs))
-    return result
-
-
-def empty_submission_warnings(docs: Sequence[Document]) -> list[Problem]:
-    """A house file that submits nothing (an unfilled ``agot template``): the engine will ask."""
-    return [doc.problem(["house"], f"{doc.data['house']} submits nothing here (no orders, bids, "
-                        "plans or answers): its decisions will be asked for")
-            for doc in docs if "house" in doc.data
-            and not any(k in doc.data for k in SECTION_KEYS) and not doc.data.get("answers")]
-
-
-def check_output(output: str, inputs: Sequence[str], *, in_place: bool = False) -> None:
-    """Refuse to write an output over an input unless ``in_place`` (DESIGN.md §3)."""
-    if in_place:
-        return
-    for path in inputs:
-        if same_file(output, path):
-            raise UsageError(f"refusing to write {output} over the input {path} "
-                             "(use --in-place to allow it)")
-
-
-def load_state_lenient(path: str, ruleset: Ruleset) -> tuple[GameState, list[Problem]]:
-    """Load a state that must be schema-valid; its rule problems are returned, not raised.
-
-    For comparing states (``agot diff``): a state that breaks a rule, or was
-    made with another ruleset, can still be compared value by value.
-    """
-    doc = load_yaml(path)
-    problems = schema_problems(doc, "state")
-    if problems:
-        raise InputError(problems)
-    return GameState.from_dict(doc.data), state_problems(doc, ruleset)
-
-
-def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
-    """The differences between two state files, and the rule problems found in them (warnings)."""
-    loaded, problems, warnings = [], [], []
-    for path in (a_path, b_path):
-        try:
-            state, found = load_state_lenient(path, ruleset)
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
-        loaded.append(state)
-        warnings.extend(found)
-    if problems:
-        raise InputError(problems)
-    return diff_states(loaded[0], loaded[1], ruleset), warnings
-
-
-def template_text(state_path: str, house: str, ruleset: Ruleset, schema_ref: str) -> str:
-    """The order file skeleton of ``house`` for the state in ``state_path`` (``agot template``)."""
-    doc, state = load_state(state_path, ruleset)
-    if house not in state.houses:
-        raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
-                         f"({', '.join(state.order_of_play())})")
-    if state.phase == "ended":
-        raise InputError([doc.problem(["phase"], f"the game has ended (round {state.round}): "
-                                      "there is nothing to submit")])
-    return order_template(state, ruleset, house, schema_ref)
-
-
-def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: str) -> str:
-    """The YAML text of a new game's starting state."""
-    state = new_game(ruleset, list(houses), seed, game_id)
-    return dump_yaml(state.to_dict(ruleset), header=STATE_HEADER)
-
-
-def state_text(state: GameState, ruleset: Ruleset) -> str:
-    return dump_yaml(state.to_dict(ruleset), header=STATE_HEADER)
-
-
-def map_svg(state_path: str, ruleset: Ruleset, house: str | None = None,
-            orders: bool = False) -> str:
-    """``agot map``: the SVG picture of a state file's board (see :mod:`agot_adjudicator.svgmap`)."""
-    from agot_adjudicator.svgmap import render_svg
-
-    _, state = load_state(state_path, ruleset)
-    if house is not None and house not in state.houses:
-        raise UsageError(f"--house {house}: not a house in play ({', '.join(state.order_of_play())})")
-    return render_svg(state, ruleset, house=house, orders=orders)
-
+from agot_adjudicator.io.validation import state_problems
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState
+from agot_adjudicator.workflow.present import state_text
+from agot_adjudicator.workflow.validate import load_state, load_submissions
 
 # --- adjudicate ----------------------------------------------------------------------------
 
@@ -341,7 +151,7 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
     format (markdown or text); ``private_house`` appends that house's hand, bids
     and pending questions to the report.
     """
-    from agot_adjudicator.report import Private, render_log, render_pending, render_report
+    from agot_adjudicator.render.report import Private, render_log, render_pending, render_report
 
     result = run.result
     title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
@@ -360,7 +170,7 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
     if result.status == "complete":
         state = state_text(result.state, ruleset)
         if board:
-            from agot_adjudicator.svgmap import render_svg
+            from agot_adjudicator.render.picture import render_svg
 
             picture = render_svg(result.state, ruleset)
             report += (f"\n![The board after the round]({BOARD_FILE})\n" if fmt == "markdown"
@@ -390,7 +200,7 @@ def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown"
 
 def start_game_dir(game_dir: str) -> Path:
     """Create ``DIR/round-01/orders/`` and return where round 1's state goes; refuse a used DIR."""
-    from agot_adjudicator.gamedir import RoundDir, round_dir_name
+    from agot_adjudicator.io.gamedir import RoundDir, round_dir_name
 
     first = RoundDir(1, Path(game_dir) / round_dir_name(1))
     if first.path.exists():
@@ -411,7 +221,7 @@ class GameRound:
 def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
                     defaults: bool = False) -> GameRound:
     """Adjudicate the current round of a game directory (DESIGN.md §2)."""
-    from agot_adjudicator.gamedir import current_round
+    from agot_adjudicator.io.gamedir import current_round
 
     rd = current_round(game_dir)  # the last folder with a state: its round is not adjudicated
     run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults)
@@ -431,7 +241,7 @@ class WhatIf:
 def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: str,
                  ruleset: Ruleset, nmr: Sequence[str] = (), defaults: bool = False) -> WhatIf:
     """Adjudicate again and compare the result with the published next state."""
-    from agot_adjudicator.replay import state_diff
+    from agot_adjudicator.render.diff import explain_state_texts
 
     load_state(published_path, ruleset)
     run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults)
@@ -439,5 +249,5 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
     if outputs.state is None:
         return WhatIf(outputs, [])
     published = Path(published_path).read_bytes().decode("utf-8")
-    changes = [] if published == outputs.state else state_diff(published, outputs.state, ruleset)
+    changes = [] if published == outputs.state else explain_state_texts(published, outputs.state, ruleset)
     return WhatIf(outputs, changes)

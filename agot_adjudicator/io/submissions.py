@@ -15,10 +15,10 @@ from typing import Any
 from agot_adjudicator.engine.planning import order_errors
 from agot_adjudicator.engine.support import NO_ONE
 from agot_adjudicator.errors import Problem
-from agot_adjudicator.files import Document
-from agot_adjudicator.naming import one_of, suggest
-from agot_adjudicator.ruleset import TRACKS, Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.io.reading import Document
+from agot_adjudicator.model.naming import one_of, suggest
+from agot_adjudicator.model.ruleset import TRACKS, Ruleset
+from agot_adjudicator.model.state import GameState
 
 SECTION_KEYS = ("orders", "bids", "wildlings", "plans")
 

@@ -16,16 +16,22 @@ from typing import Any, TypeVar
 
 import click
 
-from agot_adjudicator import __version__, app
+from agot_adjudicator import __version__
 from agot_adjudicator.errors import AgotError, ExitCode, InputError, UsageError
-from agot_adjudicator.files import (
-    SCHEMA_NAMES,
-    load_schema,
-    same_file,
-    write_all_atomic,
-    write_atomic,
+from agot_adjudicator.io.rulesets import export_ruleset, load_ruleset
+from agot_adjudicator.io.schemas import SCHEMA_NAMES, load_schema
+from agot_adjudicator.io.writing import same_file, write_all_atomic, write_atomic
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.workflow.adjudicate import (
+    Adjudication,
+    adjudicate_files,
+    adjudicate_game,
+    render_outputs,
+    start_game_dir,
+    whatif_files,
 )
-from agot_adjudicator.ruleset import Ruleset, export_ruleset, load_ruleset
+from agot_adjudicator.workflow.present import diff_files, map_svg, new_game_text, template_text
+from agot_adjudicator.workflow.validate import check_output, load_state, validate_files
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -89,7 +95,7 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
     if (output is None) == (game_dir is None):
         raise click.UsageError("give exactly one of -o FILE and --game DIR")
     if game_dir is not None:
-        output = str(app.start_game_dir(game_dir))
+        output = str(start_game_dir(game_dir))
     assert output is not None
     ruleset = ruleset_of(ctx)
     count = int(players)
@@ -107,7 +113,7 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
             click.echo(f"warning: R12.1 plays {', '.join(ruleset.players[count])} with {count} "
                        "players; using the houses given", err=True)
     gid = game_id or f"game-{seed}"
-    write_atomic(output, app.new_game_text(ruleset, chosen, seed, gid))
+    write_atomic(output, new_game_text(ruleset, chosen, seed, gid))
     from agot_adjudicator.engine.chance import seed_commitment
 
     click.echo(f"wrote {output}: game {gid}, {count} players, round 1 planning phase")
@@ -122,7 +128,7 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
 def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
     """Check STATE and ORDERS files (schema, then rules) without resolving anything."""
     ruleset = ruleset_of(ctx)
-    result = app.validate_files(state, list(orders), ruleset)
+    result = validate_files(state, list(orders), ruleset)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if result.problems:
@@ -137,10 +143,10 @@ def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
 @handle_errors
 def show(ctx: click.Context, state: str, house: str | None) -> None:
     """Print the board, the tracks and the houses of STATE as tables."""
-    from agot_adjudicator.views import show_text  # only show needs the views
+    from agot_adjudicator.render.views import show_text  # only show needs the views
 
     ruleset = ruleset_of(ctx)
-    _, game = app.load_state(state, ruleset)
+    _, game = load_state(state, ruleset)
     if house is not None and house not in game.houses:
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
@@ -162,7 +168,7 @@ def map_command(ctx: click.Context, state: str, output: str, house: str | None,
     ruleset = ruleset_of(ctx)
     if same_file(output, state):
         raise UsageError(f"refusing to write the picture {output} over the state {state}")
-    write_atomic(output, app.map_svg(state, ruleset, house, show_orders))
+    write_atomic(output, map_svg(state, ruleset, house, show_orders))
     click.echo(f"wrote {output}")
 
 
@@ -180,9 +186,9 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
     Every recorded value is compared, including round, phase, seed, shuffle
     counter and ruleset hash. Rule problems in either state are warnings.
     """
-    from agot_adjudicator.diff import render_json, render_text
+    from agot_adjudicator.render.diff import render_json, render_text
 
-    changes, warnings = app.diff_files(a, b, ruleset_of(ctx))
+    changes, warnings = diff_files(a, b, ruleset_of(ctx))
     for warning in warnings:
         click.echo(f"warning: {warning} (compared anyway)", err=True)
     render = render_json if fmt == "json" else render_text
@@ -209,11 +215,11 @@ def template(ctx: click.Context, state: str, house: str, schema_ref: str,
     nothing; uncomment the lines you need. It never reads the order of the
     Westeros decks, so it may be sent to the player.
     """
-    text = app.template_text(state, house, ruleset_of(ctx), schema_ref)
+    text = template_text(state, house, ruleset_of(ctx), schema_ref)
     if output is None:
         click.echo(text, nl=False)
         return
-    app.check_output(output, [state])
+    check_output(output, [state])
     write_atomic(output, text)
     click.echo(f"wrote {output}")
 
@@ -295,7 +301,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         if state or orders or output or report or log_path or pending_path:
             raise click.UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
                              "-o, --report, --log or --pending")
-        game = app.adjudicate_game(game_dir, ruleset, nmr, defaults)
+        game = adjudicate_game(game_dir, ruleset, nmr, defaults)
         _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
                 log_path=str(game.round.log), pending_path=str(game.round.pending),
                 stale_pending=game.round.pending, board_path=str(game.round.board))
@@ -308,18 +314,18 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     inputs = [state, *orders]
     for out in (output, report, log_path, pending_path):
         if out is not None:
-            app.check_output(out, inputs, in_place=in_place)
-    run = app.adjudicate_files(state, list(orders), ruleset, nmr, defaults)
+            check_output(out, inputs, in_place=in_place)
+    run = adjudicate_files(state, list(orders), ruleset, nmr, defaults)
     _finish(run, ruleset, output=output, report=report, log_path=log_path,
             pending_path=pending_path, fmt=report_format, private_house=private_house)
 
 
-def _finish(run: app.Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
+def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
             log_path: str | None, pending_path: str | None,
             stale_pending: Path | None = None, board_path: str | None = None,
             fmt: str = "markdown", private_house: str | None = None) -> None:
     """Write what a run produced; exit 3 with the pending list when it stopped."""
-    out = app.render_outputs(run, ruleset, board=board_path is not None, fmt=fmt,
+    out = render_outputs(run, ruleset, board=board_path is not None, fmt=fmt,
                              private_house=private_house)
     result = run.result
     writes: list[tuple[str, str]] = []
@@ -357,7 +363,7 @@ def replay(ctx: click.Context, game_dir: str, custom_start: bool) -> None:
 
     Exit 0 when the record is consistent, 4 when a round does not replay.
     """
-    from agot_adjudicator.replay import render_replay, replay_game
+    from agot_adjudicator.workflow.replay import render_replay, replay_game
 
     ruleset = ruleset_of(ctx)
     result = replay_game(game_dir, ruleset, check_new=not custom_start)
@@ -391,8 +397,8 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     inputs = [state, *orders, published]
     for out in (output, report):
         if out is not None:
-            app.check_output(out, inputs)
-    outcome = app.whatif_files(state, list(orders), published, ruleset, nmr, defaults)
+            check_output(out, inputs)
+    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults)
     writes = []
     if report:
         writes.append((report, outcome.outputs.report))
@@ -426,7 +432,7 @@ def reveal(ctx: click.Context, state: str, force: bool) -> None:
     from agot_adjudicator.engine.chance import seed_commitment
 
     ruleset = ruleset_of(ctx)
-    _, game = app.load_state(state, ruleset)
+    _, game = load_state(state, ruleset)
     if game.phase != "ended" and not force:
         raise UsageError(f"{state}: the game has not ended (round {game.round}, {game.phase} "
                          "phase); revealing the seed now would tell every Westeros draw to "
@@ -447,7 +453,7 @@ def conformance(ctx: click.Context, scenarios: str) -> None:
     Prints the suite version and digest, cases passed per section, the rules
     covered and the rulings profile. Exit 0 when every case passes, 4 when not.
     """
-    from agot_adjudicator.conformance import run_suite, statement_text
+    from agot_adjudicator.workflow.conformance import run_suite, statement_text
 
     root = Path(scenarios)
     if not root.is_dir():

@@ -17,11 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator import app
 from agot_adjudicator.errors import InputError, UsageError
-from agot_adjudicator.files import load_yaml
-from agot_adjudicator.gamedir import RoundDir, round_dirs
-from agot_adjudicator.ruleset import Ruleset
+from agot_adjudicator.io.gamedir import RoundDir, round_dirs
+from agot_adjudicator.io.reading import load_yaml
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.render.diff import explain_state_texts
+from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
+from agot_adjudicator.workflow.present import new_game_text
+from agot_adjudicator.workflow.validate import load_state
 
 OK, MISMATCH, PENDING, OPEN, FINAL = "ok", "MISMATCH", "pending", "open", "final"
 
@@ -67,12 +70,6 @@ def text_diff(expected: str, recorded: str, name: str, limit: int = 40) -> list[
     return lines
 
 
-def state_diff(expected: str, recorded: str, ruleset: Ruleset) -> list[str]:
-    """What differs between two state texts, in game terms (``agot diff``)."""
-    from agot_adjudicator.diff import explain_state_texts
-
-    return explain_state_texts(expected, recorded, ruleset)
-
 
 def _read(path: Path) -> str | None:
     try:
@@ -89,7 +86,7 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundChe
     """Round-01's state must be what ``agot new`` writes for its seed, houses and game id."""
     check = RoundCheck(f"{first.name} (start)")
     try:
-        _, state = app.load_state(str(first.state), ruleset)
+        _, state = load_state(str(first.state), ruleset)
     except InputError as exc:
         check.status = MISMATCH
         check.details = [str(p) for p in exc.problems]
@@ -100,7 +97,7 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundChe
         check.details = [f"{first.state}: not a starting state (round {state.round}, "
                          f"{state.phase} phase{', with a hash chain' if state.chain else ''})"]
         return check
-    expected = app.new_game_text(ruleset, list(state.houses), state.seed, state.game_id)
+    expected = new_game_text(ruleset, list(state.houses), state.seed, state.game_id)
     recorded = _read(first.state) or ""
     if expected != recorded:
         check.status = MISMATCH
@@ -143,7 +140,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     chain = recorded_chain(following)
     nmr, defaults = recorded_options(chain)
     try:
-        run = app.adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
+        run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
                                    defaults)
     except (InputError, UsageError) as exc:
         check.status = MISMATCH
@@ -162,7 +159,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
-    out = app.render_outputs(run, ruleset, board=True)
+    out = render_outputs(run, ruleset, board=True)
     if following is None or not following.state.is_file():
         if out.state is None:
             check.status = PENDING
@@ -229,7 +226,7 @@ def _chain_notes(rd: RoundDir, following: RoundDir | None, chain: Any) -> list[s
 
 
 def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
-                explain: Explain = state_diff) -> Replay:
+                explain: Explain = explain_state_texts) -> Replay:
     """Check every round of ``game_dir`` (see the module docstring)."""
     dirs = round_dirs(game_dir)
     checks: list[RoundCheck] = []
@@ -249,7 +246,7 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
 
 def render_replay(replay: Replay) -> str:
     """The table of rounds, then the details of every round that is not plainly ok."""
-    from agot_adjudicator.tables import table
+    from agot_adjudicator.render.tables import table
 
     rows = [[c.folder, "" if c.round is None else c.round, c.phase, c.submissions, c.status]
             for c in replay.checks]

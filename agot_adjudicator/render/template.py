@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from agot_adjudicator.engine.board import controlled_areas, destinations
 from agot_adjudicator.engine.planning import RESTRICTED_KIND, stars_allowed
-from agot_adjudicator.ruleset import TRACKS, Ruleset
-from agot_adjudicator.state import GameState
+from agot_adjudicator.model.ruleset import TRACKS, Ruleset
+from agot_adjudicator.model.state import GameState
 
 DEFAULT_SCHEMA_REF = "orders.schema.json"
 """Where the ``$schema`` line points by default: a copy beside the order file."""

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator import app
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import AgotError, InputError
-from agot_adjudicator.files import Document, dump_yaml, load_yaml, parse_text, schema_problems
-from agot_adjudicator.ruleset import Ruleset
+from agot_adjudicator.io.reading import Document, load_yaml, parse_text
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.workflow.adjudicate import adjudicate_docs
 
 _MISSING = object()
 
@@ -101,7 +103,7 @@ def run_case(case: Mapping[str, Any], ruleset: Ruleset, name: str = "case") -> O
             problems += schema_problems(doc, "orders")
         if problems:
             raise InputError(problems)
-        run = app.adjudicate_docs(state_doc, docs, ruleset, tuple(options.get("nmr", [])),
+        run = adjudicate_docs(state_doc, docs, ruleset, tuple(options.get("nmr", [])),
                                   bool(options.get("defaults", False)))
         result = run.result
         outcome = Outcome(result.status, list(result.events),
@@ -211,7 +213,7 @@ def run_suite(root: Path, ruleset: Ruleset) -> SuiteResult:
     """Run every case under ``root`` in path order; nothing is written."""
     import hashlib
 
-    from agot_adjudicator.rules_index import RULE_IDS, rule_key
+    from agot_adjudicator.model.rules import RULE_IDS, rule_key
 
     digest = hashlib.sha256()
     results: dict[str, SectionResult] = {}
@@ -257,8 +259,8 @@ def rulings_profile(root: Path) -> list[tuple[str, str, str]]:
 
 def statement_text(result: SuiteResult, ruleset: Ruleset, version: str) -> str:
     """The compliance statement: suite, ruleset, cases per section, rules covered, rulings."""
-    from agot_adjudicator.rules_index import RULES
-    from agot_adjudicator.tables import table
+    from agot_adjudicator.model.rules import RULES
+    from agot_adjudicator.render.tables import table
 
     rows = [[s.name, len(s.passed) + len(s.failed) + len(s.skipped), len(s.passed),
              len(s.failed), len(s.skipped)] for s in result.sections.values()]

@@ -1,0 +1,1 @@
+"""Value types: the ruleset (component facts) and the game state, with the rule index."""
