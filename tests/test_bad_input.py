@@ -230,7 +230,7 @@ def test_plain_scalar_kinds_agree_with_ruamels_resolver():
     samples = ["", "~", "null", "NULL", "Null", "nULL", "true", "TRUE", "tRUE", "yes", "no", "on", "off",
                "y", "n", "0", "-0", "+1", "00", "010", "0o17", "0x1F", "0b101", "1_000", "1e3", "1E3", ".5",
                "1.", ".inf", "-.inf", ".nan", "2001-12-14", "2001-12-14t21:59:43.10z", "12:30", "<<", "=",
-               "829bcc97bcc5c3e8a85ad576705806679389bdaf1856e6cb08b1e79060061f6f", "123e4567", "1z", "_1"]
+               "a6b8a03d3dd7cb636a56744a094afd403200a43b28a33704ae45cb3042c03580", "123e4567", "1z", "_1"]
     samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(20000)]
     for value in samples:
         kind = _plain_kind(value)

@@ -123,6 +123,30 @@ def test_validate_warns_about_useless_support_and_missing_order(state: Path, tmp
     assert (orders.read_bytes(), state.read_bytes()) == before
 
 
+def test_validate_warns_about_plans_their_orders_never_reach(state: Path, tmp_path: Path):
+    # Stark at the start: Winterfell (footman, knight), White Harbor (footman), the Shivering Sea (ship).
+    orders = _orders(tmp_path, "house: stark\norders:\n  winterfell: raid\n"
+                               "  white_harbor: march_0\n  the_shivering_sea: support\n"
+                               "plans:\n"
+                               "  raids: [{from: winterfell, targets: [the_shivering_sea]}]\n"
+                               "  marches:\n"
+                               "    - {from: white_harbor, moves: {the_narrow_sea: [footman]}}\n"
+                               "    - {from: winterfell, moves: {kings_landing: [knight]}}\n"
+                               "  support: {white_harbor: [stark]}\n", name="stark.yaml")
+    result = _run("validate", str(state), str(orders))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"warning: {orders}:9:40: $.plans.raids[0].targets[0]: a raid from land (winterfell) never "
+        "reaches the sea area the_shivering_sea (R5.2)",
+        f"warning: {orders}:11:52: $.plans.marches[0].moves.the_narrow_sea: footman cannot enter sea "
+        "area the_narrow_sea: ships move at sea, footmen and knights on land (R5.3)",
+        f"warning: {orders}:12:14: $.plans.marches[1].from: stark has no march order in winterfell: "
+        "this plan is never used",
+        f"warning: {orders}:13:27: $.plans.support.white_harbor: stark has no support order in "
+        "white_harbor: this plan is never used",
+    ]
+
+
 def test_validate_gives_no_warnings_when_there_are_errors(state: Path, tmp_path: Path):
     orders = _orders(tmp_path, "house: greyjoy\norders:\n  greywater_watch: support\n"
                                "bids: {iron_throne: 6}\n")

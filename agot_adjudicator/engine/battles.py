@@ -651,12 +651,20 @@ def occupy(ctx: Context, fight: Fight) -> None:
 # --- R6.12 -----------------------------------------------------------------------------------
 
 def discard_played_cards(ctx: Context, fight: Fight) -> None:
-    """Both played cards go to their discard piles; a last card brings the hand back (R6.12)."""
+    """Both played cards go to their discard piles; a last card brings the hand back (R6.12).
+
+    With the ruleset correction ``luwin_full_hand_return`` (RUL-6.12-2), a card that was the
+    last in hand when played brings the hand back even if Maester Luwin took a card back
+    during the battle; without it, only an empty hand at the end of the battle does.
+    """
     for role in ROLES:
         house, card = fight.house(role), fight.cards[role]
         hs = ctx.state.houses[house]
         hs.hand.remove(card)
-        if hs.hand:
+        rest = hs.hand
+        if ctx.ruleset.corrected("luwin_full_hand_return"):
+            rest = [c for c in hs.hand if c not in fight.returned.get(role, ())]
+        if rest:
             hs.discards.append(card)
             ctx.emit("house_card_discarded", "R6.12", house=house, card=card)
         else:

@@ -92,6 +92,8 @@ class Fight:
     cards: dict[str, str] = field(default_factory=dict)
     cancelled: list[str] = field(default_factory=list)
     winner: str | None = None
+    returned: dict[str, list[str]] = field(default_factory=dict)
+    """Cards a role took back into its hand during the battle (Maester Luwin, R6.4)."""
 
     def house(self, role: str) -> str:
         return self.houses[role]
@@ -307,6 +309,7 @@ def _luwin(ctx: Context, fight: Fight, role: str) -> None:
     hs.discards.remove(choice)
     hs.hand.append(choice)
     hs.hand.sort(key=ctx.ruleset.cards_by_house[house].index)
+    fight.returned.setdefault(role, []).append(choice)
     ctx.emit("house_card_returned", "R6.4", house=house, card=choice, by="maester_luwin")
 
 

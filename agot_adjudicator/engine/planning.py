@@ -57,6 +57,9 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
         if token.kind == "consolidate_power" and ruleset.areas[area_id].is_sea:
             out.append((area_id, f"'{order}' cannot be placed at sea: Consolidate Power only on "
                                  "land (R4.3)"))
+        if token.kind == "support" and ruleset.support_forbidden(area_id):
+            out.append((area_id, f"'{order}' cannot be placed on {area_id}: an island has no land "
+                                 "neighbour to support (R4.1, R6.2)"))
         if token.kind in forbidden:
             out.append((area_id, f"'{order}': no {token.kind.replace('_', ' ')} orders may be "
                                  f"placed this round ({forbidden[token.kind]}, R4.4)"))

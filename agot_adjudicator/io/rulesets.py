@@ -198,6 +198,7 @@ def _build(docs: Mapping[str, Document], source: str) -> Ruleset:
         threat_step=manifest["wildling_threat"]["step"],
         threat_max=manifest["wildling_threat"]["max"],
         source=source,
+        corrections=tuple(manifest.get("corrections", ())),
     )
 
 

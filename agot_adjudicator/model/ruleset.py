@@ -124,6 +124,9 @@ class Ruleset:
     threat_step: int
     threat_max: int
     source: str
+    corrections: tuple[str, ...] = ()
+    """Rule corrections this ruleset plays with (manifest ``corrections``; absent = the behaviour
+    before them, so old game records replay unchanged). See :data:`CORRECTIONS`."""
 
     @property
     def area_ids(self) -> tuple[str, ...]:
@@ -145,6 +148,20 @@ class Ruleset:
 
     def max_supply_level(self) -> int:
         return len(self.supply_track) - 1
+
+    def corrected(self, correction: str) -> bool:
+        """Whether the ruleset's manifest lists ``correction`` (one of :data:`CORRECTIONS`)."""
+        return correction in self.corrections
+
+    def support_forbidden(self, area_id: str) -> bool:
+        """No Support order on an island (R4.1, R6.2, RUL-4.1-2) when the ruleset has that correction."""
+        return self.corrected("support_not_on_islands") and self.areas[area_id].island
+
+
+CORRECTIONS = ("support_not_on_islands", "luwin_full_hand_return")
+"""Manifest ``corrections``: ``support_not_on_islands`` refuses a Support order on Dragonstone,
+The Arbor and Pyke (R4.1, R6.2); ``luwin_full_hand_return`` returns all seven cards when the card
+played was the last in hand, even if Maester Luwin took one back during the battle (R6.12)."""
 
 
 LAYOUT_KEYS = ("xy", "size")

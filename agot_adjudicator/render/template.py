@@ -195,6 +195,10 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
                     else "."))
         out.note(f"Order tokens (R0.2): {_token_list(rs, restrictions)}.")
         out.note("Consolidate Power only on land (R4.3).")
+        islands = [a for a in mine if rs.support_forbidden(a)]
+        if islands:
+            out.note(f"No Support order on an island ({', '.join(islands)}): no land neighbour to "
+                     "support (R4.1, R6.2).")
         if restrictions:
             for card in restrictions:
                 out.note(f"This round ({card}): {RESTRICTION_TEXT[card]}.")
@@ -218,6 +222,8 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
                 note = f"{rs.areas[area_id].kind}: {_units(here.units)}"
                 if sea:
                     note += "; no consolidate_power at sea"
+                if rs.support_forbidden(area_id):
+                    note += "; island: no support"
                 out.yaml(1, f"{area_id}: null", note)
         else:
             out.note(f"{house} has no units on the board: no orders to place.")
@@ -306,7 +312,7 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
         land = rs.areas[area_id].is_land     # footmen and knights never support at sea (R6.2)
         reach = [t for t in rs.area_ids if t in rs.areas[area_id].adjacent
                  and not (land and rs.areas[t].is_sea)]
-        if reach:
+        if reach and not rs.support_forbidden(area_id):
             support_rows.append((area_id, reach))
     if support_rows:
         out.note("  Support (R6.2): per Support order, the houses to back in preference; [] = no one.")

@@ -234,7 +234,8 @@ class RandomPlayer:
 
     # Orders and plans written before the round (R4, DESIGN.md §1) --------------------------
     def orders(self, state: GameState, house: str) -> dict[str, str | None]:
-        """Random orders within the tokens (R0.2), ★ limit (R4.2), restrictions (R4.4), R4.3."""
+        """Random orders within the tokens (R0.2), ★ limit (R4.2), restrictions (R4.4), R4.3,
+        and no Support on an island when the ruleset says so (R4.1, RUL-4.1-2)."""
         rs, rng = self.ruleset, self.rng
         pool = [t for t, tok in rs.order_tokens.items() for _ in range(tok.count)]
         stars = stars_allowed(state, rs, house)
@@ -246,7 +247,8 @@ class RandomPlayer:
                 continue
             fits = [t for t in pool if rs.order_tokens[t].kind not in forbidden
                     and (stars > 0 or not rs.order_tokens[t].special)
-                    and not (rs.order_tokens[t].kind == "consolidate_power" and rs.areas[area_id].is_sea)]
+                    and not (rs.order_tokens[t].kind == "consolidate_power" and rs.areas[area_id].is_sea)
+                    and not (rs.order_tokens[t].kind == "support" and rs.support_forbidden(area_id))]
             if not fits:
                 out[area_id] = None
                 continue

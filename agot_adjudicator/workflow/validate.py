@@ -10,6 +10,7 @@ from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
     SECTION_KEYS,
+    HouseSection,
     Submissions,
     bid_problems,
     collect,
@@ -93,6 +94,95 @@ def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> l
     return warnings
 
 
+def _kinds(section: HouseSection, state: GameState, ruleset: Ruleset) -> dict[str, str | None] | None:
+    """Order kind per area of the house's orders (submitted, or on the board in the action phase);
+    None when unknown or when a Raven plan may change them."""
+    if section.orders is not None:
+        # A null order (an untouched template line) is not known yet to be final: no warning.
+        orders = {a: o for a, o in section.orders.items() if o is not None}
+        undecided = [a for a, o in section.orders.items() if o is None]
+    elif state.phase == "action":
+        orders = {a: v.order for a, v in state.areas.items() if v.house == section.house and v.order}
+        undecided = []
+    else:
+        return None
+    raven = section.plans.get("raven")
+    if raven and raven.get("area") in orders:     # the Raven may swap one order in (R4.6)
+        return None
+    kinds: dict[str, str | None] = {a: None for a in undecided}
+    kinds.update((a, ruleset.order_tokens[o].kind) for a, o in orders.items() if o in ruleset.order_tokens)
+    return kinds
+
+
+def _by_sea(ruleset: Ruleset, origin: str, dest: str) -> bool:
+    """Whether some chain of sea areas joins land ``origin`` to land ``dest`` (ship transport, R5.4)."""
+    seen = [a for a in ruleset.areas[origin].adjacent if ruleset.areas[a].is_sea]
+    for sea in seen:
+        if dest in ruleset.areas[sea].adjacent:
+            return True
+        seen.extend(a for a in ruleset.areas[sea].adjacent if ruleset.areas[a].is_sea and a not in seen)
+    return False
+
+
+def plan_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """Plans that can never be used: an area or target their order can never reach (R5.2, R5.3, R6.2).
+
+    The engine ignores such a plan entry (or asks again); ``validate`` points at it.
+    """
+    warnings: list[Problem] = []
+    for house in state.order_of_play():
+        section = subs.sections.get(house)
+        if section is not None:
+            warnings.extend(_section_plan_warnings(section, state, ruleset))
+    return warnings
+
+
+def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    warnings: list[Problem] = []
+    areas, house = ruleset.areas, section.house
+    kinds = _kinds(section, state, ruleset)
+    plans, src = section.plans, section.sources
+
+    def unused(kind: str, area_id: str, tag: str, *path: str | int) -> None:
+        if kinds is None or area_id not in areas or (area_id in kinds and kinds[area_id] is None):
+            return
+        if kinds.get(area_id) != kind:
+            word = kind.replace("_", " ")
+            warnings.append(src[tag].problem(f"{house} has no {word} order in {area_id}: "
+                                             "this plan is never used", *path))
+
+    for i, raid in enumerate(plans.get("raids") or []):
+        origin = raid["from"]
+        unused("raid", origin, "plans.raids", i, "from")
+        for j, target in enumerate(raid.get("targets") or []):
+            if origin in areas and target in areas and areas[origin].is_land \
+                    and areas[target].is_sea and target in areas[origin].adjacent:
+                warnings.append(src["plans.raids"].problem(
+                    f"a raid from land ({origin}) never reaches the sea area {target} (R5.2)",
+                    i, "targets", j))
+    for i, march in enumerate(plans.get("marches") or []):
+        origin = march["from"]
+        unused("march", origin, "plans.marches", i, "from")
+        if origin not in areas:
+            continue
+        for dest, units in (march.get("moves") or {}).items():
+            if dest not in areas or dest == origin:
+                continue
+            wrong = [u for u in units or [] if (u == "ship") != areas[dest].is_sea]
+            if wrong:
+                warnings.append(src["plans.marches"].problem(
+                    f"{', '.join(wrong)} cannot enter {areas[dest].kind} area {dest}: ships move "
+                    "at sea, footmen and knights on land (R5.3)", i, "moves", dest))
+            elif dest not in areas[origin].adjacent and (
+                    areas[origin].is_sea or areas[dest].is_sea or not _by_sea(ruleset, origin, dest)):
+                warnings.append(src["plans.marches"].problem(
+                    f"{dest} is not adjacent to {origin} and no ship transport can reach it: "
+                    "this move can never happen (R5.3, R5.4)", i, "moves", dest))
+    for area_id in plans.get("support") or {}:
+        unused("support", area_id, "plans.support", area_id)
+    return warnings
+
+
 def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset) -> Validation:
     """Check a state and submissions without resolving anything."""
     result = Validation()
@@ -122,6 +212,7 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         result.problems.extend(plan_problems(section, ruleset))
     if not result.problems:
         result.warnings.extend(support_warnings(subs, state, ruleset))
+        result.warnings.extend(plan_warnings(subs, state, ruleset))
         result.warnings.extend(empty_submission_warnings(docs))
     return result
 

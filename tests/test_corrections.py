@@ -1,0 +1,75 @@
+"""The ruleset corrections (manifest ``corrections``): on in the packaged ruleset, off for a
+ruleset that does not list them, so records made before them replay unchanged.
+
+- ``luwin_full_hand_return`` (R6.12, RUL-6.12-2): a last card brings all seven back even when
+  Maester Luwin took a card back during the battle.
+- ``support_not_on_islands`` (R4.1, R6.2, RUL-4.1-2): no Support order on Dragonstone, The Arbor
+  or Pyke.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from builders import action_game, fight
+
+from agot_adjudicator.engine.planning import order_errors
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.ruleset import CORRECTIONS, Ruleset
+from agot_adjudicator.workflow.autoplay import RandomPlayer
+
+RS = load_ruleset()
+OLD = dataclasses.replace(RS, corrections=())
+ALL_STARK = list(RS.cards_by_house["stark"])
+
+
+def test_packaged_ruleset_lists_every_correction() -> None:
+    assert RS.corrections == CORRECTIONS
+
+
+def _luwin_last_card(ruleset: Ruleset) -> tuple[list[str], list[str]]:
+    s = action_game(ruleset, {"stoney_sept": {"house": "lannister", "units": ["footman"]},
+                              "harrenhal": {"house": "stark", "units": ["knight"]}})
+    s.houses["stark"].hand = ["maester_luwin"]
+    s.houses["stark"].discards = [c for c in ALL_STARK if c != "maester_luwin"]
+    ctx = fight(ruleset, s, "stoney_sept", "harrenhal", ["footman"],
+                cards={"lannister": "cersei_lannister", "stark": "maester_luwin"},
+                plans={"stark": {"card_choices": {"maester_luwin": ["eddard_stark"]}}})
+    assert any(e["type"] == "house_card_returned" for e in ctx.events)
+    return s.houses["stark"].hand, s.houses["stark"].discards
+
+
+def test_luwin_as_last_card_brings_all_seven_back() -> None:
+    hand, discards = _luwin_last_card(RS)
+    assert sorted(hand) == sorted(ALL_STARK)
+    assert discards == []
+
+
+def test_luwin_as_last_card_without_the_correction_keeps_the_old_outcome() -> None:
+    hand, discards = _luwin_last_card(OLD)
+    assert hand == ["eddard_stark"]
+    assert len(discards) == 6 and "maester_luwin" in discards
+
+
+@pytest.mark.parametrize("island", ["dragonstone", "the_arbor", "pyke"])
+@pytest.mark.parametrize("order", ["support", "support_plus1"])
+def test_support_on_an_island_is_refused(island: str, order: str) -> None:
+    house = RS.areas[island].home_of or "tyrell"
+    s = action_game(RS, {island: {"house": house, "units": ["footman"]}})
+    s.phase = "planning"
+    s.tracks["kings_court"] = [house, *[h for h in s.tracks["kings_court"] if h != house]]
+    errors = order_errors(s, RS, house, {island: order})
+    assert [a for a, _ in errors] == [island]
+    assert "R4.1" in errors[0][1]
+    assert order_errors(s, OLD, house, {island: order}) == []
+
+
+def test_random_players_never_support_on_an_island() -> None:
+    s = action_game(RS, {"dragonstone": {"house": "baratheon", "units": ["footman", "knight"]}})
+    s.phase = "planning"
+    for seed in range(60):
+        player = RandomPlayer(random.Random(seed), RS)
+        order = player.orders(s, "baratheon").get("dragonstone")
+        assert order is None or RS.order_tokens[order].kind != "support", seed
