@@ -1,4 +1,4 @@
-"""Exit codes and the exceptions that the CLI turns into them (DESIGN.md §3)."""
+"""Exit codes and the exceptions that the CLI turns into them (docs/protocol.md P6)."""
 
 from __future__ import annotations
 

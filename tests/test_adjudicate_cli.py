@@ -1,4 +1,4 @@
-"""`agot adjudicate`: the re-run protocol (DESIGN.md §1), exit codes, outputs, determinism."""
+"""`agot adjudicate`: the re-run protocol (docs/protocol.md P1), exit codes, outputs, determinism."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A battle stopped for house cards and re-run with both answers (DESIGN.md §1, R6.2, R6.4):
+"""A battle stopped for house cards and re-run with both answers (docs/protocol.md P1, R6.2, R6.4):
 the second run repeats the same support declarations and goes on to the end of the round."""
 
 from __future__ import annotations

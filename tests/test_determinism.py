@@ -1,4 +1,4 @@
-"""Same inputs, byte-identical outputs: across processes and string-hash seeds (DESIGN.md §4).
+"""Same inputs, byte-identical outputs: across processes and string-hash seeds (docs/protocol.md P3).
 
 Each command runs in fresh interpreters under different ``PYTHONHASHSEED`` values (a set
 iterated anywhere would show up as a different order); every file written and the standard

@@ -1,6 +1,6 @@
 """`agot diff` and `diff.diff_states`: what differs between two states, in game terms.
 
-DESIGN.md §3: exit 0 when equal, 4 when not. Replay relies on "changing any
+docs/protocol.md P6: exit 0 when equal, 4 when not. Replay relies on "changing any
 single value in any recorded state names what differs".
 """
 

@@ -1,4 +1,4 @@
-"""A complete 5-player game of 10 rounds through the command line (issue 5; DESIGN.md §1–§3).
+"""A complete 5-player game of 10 rounds through the command line (issue 5; docs/protocol.md P1–§3).
 
 `agot new`, then every round: one submission file per house (orders, bids and
 plans written before the round), `agot adjudicate` until it stops (exit 3,

@@ -1,4 +1,4 @@
-"""Game directories, `agot replay`, `agot whatif`, `agot reveal` and the hash chain (DESIGN.md §2)."""
+"""Game directories, `agot replay`, `agot whatif`, `agot reveal` and the hash chain (docs/protocol.md P4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`agot new`: starting states for 3, 4 and 5 players (R1, R12) and seeded decks (DESIGN §4)."""
+"""`agot new`: starting states for 3, 4 and 5 players (R1, R12) and seeded decks (docs/protocol.md P3)."""
 
 from __future__ import annotations
 

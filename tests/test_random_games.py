@@ -1,5 +1,5 @@
 """Random whole games through the decision protocol, invariants checked after every run
-(STYLE.md "Tests"); and regression tests for the engine bugs the random games found."""
+; and regression tests for the engine bugs the random games found."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_random_game_keeps_invariants_to_the_end(seed, players):
 
 
 def test_same_seed_same_game():
-    """DESIGN.md §4: the driver and the engine together are deterministic."""
+    """docs/protocol.md P3: the driver and the engine together are deterministic."""
     a, b = play_game(3, 3, RS, determinism_rate=0.0), play_game(3, 3, RS, determinism_rate=0.0)
     assert a.final is not None and b.final is not None
     assert a.final.to_dict(RS) == b.final.to_dict(RS)
@@ -89,7 +89,7 @@ def test_no_ship_mustered_into_the_ships_of_a_house_not_in_play():
 
 
 def test_direct_muster_answer_made_illegal_by_an_earlier_muster_is_asked_again():
-    """DESIGN.md §1: Lannister (earlier in order of play) takes the empty Golden Sound first;
+    """docs/protocol.md P1: Lannister (earlier in order of play) takes the empty Golden Sound first;
     Stark's answer, legal when asked, is asked again with the reason, not refused (exit 1)."""
     s = mustering_game(list(RS.players[5]))
     del s.areas["the_golden_sound"]
@@ -114,7 +114,7 @@ def test_never_legal_direct_muster_answer_is_still_an_error():
 
 
 def test_muster_answer_made_moot_by_an_earlier_muster_is_not_an_unused_answer():
-    """DESIGN.md §1: Stark was asked about Riverrun (a ship into the empty Golden Sound was its
+    """docs/protocol.md P1: Stark was asked about Riverrun (a ship into the empty Golden Sound was its
     only option); after Lannister's ship takes the sea nothing can be mustered there, and the
     answer given is consumed (muster_impossible), not refused as 'never asked for'."""
     s = mustering_game(list(RS.players[5]))
@@ -133,7 +133,7 @@ def test_muster_answer_made_moot_by_an_earlier_muster_is_not_an_unused_answer():
 
 
 def test_same_game_in_processes_with_different_string_hashing():
-    """DESIGN.md §4 / STYLE.md: no set or hash order leaks into the outcome (PYTHONHASHSEED)."""
+    """docs/protocol.md P3: no set or hash order leaks into the outcome (PYTHONHASHSEED)."""
     import os
     import subprocess
     import sys
@@ -226,7 +226,7 @@ def test_event_invariants_catch_a_wrong_track_and_a_wrong_nights_watch():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_game_of_defaults_completes_every_round_in_one_run(seed):
-    """DESIGN.md §1: with --nmr for every house, every missing answer takes its documented
+    """docs/protocol.md P1: with --nmr for every house, every missing answer takes its documented
     default, so each round completes in one run; the invariants hold all game."""
     from agot_adjudicator.workflow.autoplay import Driver
 
@@ -239,7 +239,7 @@ def test_game_of_defaults_completes_every_round_in_one_run(seed):
 
 
 def test_pasted_orders_and_raven_examples_are_legal():
-    """DESIGN.md §1: the pending YAML's ready-to-paste answers are legal as printed. The orders
+    """docs/protocol.md P1: the pending YAML's ready-to-paste answers are legal as printed. The orders
     example was march_0 in every area (a house has one march_0, R0.2), the Raven's example could
     be a forbidden order (R4.4)."""
     from agot_adjudicator.engine.round import resolve
@@ -261,7 +261,7 @@ def test_pasted_orders_and_raven_examples_are_legal():
 
 
 def test_pasted_muster_example_is_legal():
-    """DESIGN.md §1: the muster example was ['footman'] even when a footman breaks the supply
+    """docs/protocol.md P1: the muster example was ['footman'] even when a footman breaks the supply
     limit (R3.5, R9); it is now the first legal one (here an upgrade)."""
     from agot_adjudicator.engine.round import resolve
 

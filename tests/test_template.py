@@ -1,4 +1,4 @@
-"""`agot template STATE --house H`: an order file skeleton (R3–R8, DESIGN.md §1).
+"""`agot template STATE --house H`: an order file skeleton (R3–R8, docs/protocol.md P1).
 
 Decision tested here: left as it is, the skeleton is a valid agot-orders/1
 file that submits nothing (validate warns; adjudicate asks for the house's

@@ -1,6 +1,6 @@
 """The ``agot`` command line (Click). Parse, call the app layer, print, exit.
 
-Exit codes (DESIGN.md §3): 0 done; 1 invalid input, nothing written; 2 usage
+Exit codes (docs/protocol.md P6): 0 done; 1 invalid input, nothing written; 2 usage
 error; 3 stopped on pending decisions; 4 differences found (replay/diff) or a
 broken ruleset.
 """
@@ -285,7 +285,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                pending_path: str | None, game_dir: str | None, nmr: tuple[str, ...],
                defaults: bool, in_place: bool, report_format: str,
                private_house: str | None) -> None:
-    """Resolve the round of STATE with the ORDERS files (DESIGN.md §1).
+    """Resolve the round of STATE with the ORDERS files (docs/protocol.md P1).
 
     Exit 0 and write the next state when the round is complete; exit 3 and
     print the pending decisions (paste-ready YAML) when answers are missing.
@@ -464,3 +464,23 @@ def conformance(ctx: click.Context, scenarios: str) -> None:
     click.echo(statement_text(result, ruleset, __version__), nl=False)
     if not result.ok:
         sys.exit(int(ExitCode.DIFFERENCES))
+
+
+@main.command(epilog=EPILOG)
+@click.argument("rule_id", metavar="[ID]", required=False)
+@click.option("--scenarios", type=click.Path(file_okay=False), metavar="DIR",
+              help="The conformance suite to search for cases citing the rule "
+              "(default: the scenarios folder of the repository checkout, when there is one).")
+@handle_errors
+def rules(rule_id: str | None, scenarios: str | None) -> None:
+    """List the rules reference, or print rule ID (R6.4, P1) with its rulings and sources.
+
+    The reference is docs/rules.md in the package: R0–R13 for the rulebook, P1–P7
+    for the decision protocol. With ID, also the conformance cases that cite it.
+    """
+    from agot_adjudicator.workflow.reference import rule_text, rules_list_text
+
+    if rule_id is None:
+        click.echo(rules_list_text(), nl=False)
+        return
+    click.echo(rule_text(rule_id, Path(scenarios) if scenarios else None), nl=False)

@@ -101,7 +101,7 @@ from agot_adjudicator.engine.support import Declaration, declare_support
 from agot_adjudicator.model.state import sort_units
 
 CASUALTY_DEFAULT_ORDER = ("footman", "ship", "knight")
-"""Default casualties: cheapest first (R6.7 default, DESIGN.md §1)."""
+"""Default casualties: cheapest first (R6.7 default, docs/protocol.md P1)."""
 
 
 @dataclass(frozen=True)

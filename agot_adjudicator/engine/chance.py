@@ -1,4 +1,4 @@
-"""The only randomness in agot: shuffling Westeros decks from the game seed (DESIGN.md §4).
+"""The only randomness in agot: shuffling Westeros decks from the game seed (docs/protocol.md P3).
 
 Algorithm (version- and platform-independent, documented in agot(1)):
 Fisher–Yates from the last position down. For position ``i`` (n−1 … 1) the

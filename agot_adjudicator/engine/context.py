@@ -70,7 +70,7 @@ class Context:
 
     def _log_defaults(self, before: int) -> None:
         for request, reason in self.decider.applied_defaults[before:]:
-            self.emit("default_applied", "DESIGN§1", decision=request.id, house=request.house,
+            self.emit("default_applied", "P2", decision=request.id, house=request.house,
                       kind=request.kind, value=request.default, reason=reason)
 
     def ask(self, request: Request, plan: Any = NO_PLAN) -> Any:

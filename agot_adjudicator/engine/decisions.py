@@ -1,4 +1,4 @@
-"""Decision requests, answers, plans, defaults and pending decisions (DESIGN.md §1).
+"""Decision requests, answers, plans, defaults and pending decisions (docs/protocol.md P1).
 
 The engine calls :meth:`Decider.ask` (or :meth:`Decider.ask_together` for
 simultaneous decisions). An answer comes, in this order, from a direct answer

@@ -21,7 +21,7 @@ checked when its turn comes, after the musters before it in order of play:
 a plan that no longer fits then (say, an earlier house put a ship into the
 sea it named) becomes pending with the reason. So does a direct answer that
 was legal on the board before this card's musters but no longer fits when its
-turn comes (DESIGN.md §1: "asked again with the reason"); a direct answer that
+turn comes (docs/protocol.md P1: "asked again with the reason"); a direct answer that
 was never legal is an error (exit 1). **Default**
 (``--nmr``/``--defaults``): muster nothing.
 

@@ -27,7 +27,7 @@ Rains of Autumn (R3.9–R3.12: the card id is added to ``state.restrictions``,
 which the planning and battle rules read). The phase ends with
 ``state.phase = "planning"``.
 
-Gathering decisions (DESIGN.md §1): when a Supply or Mustering card (deck I)
+Gathering decisions (docs/protocol.md P1): when a Supply or Mustering card (deck I)
 stops on pending decisions, the later cards are still resolved on a scratch
 copy (:func:`lookahead`) and their pending decisions are added to the same
 mail round — the Clash of Kings bids, tie-breaks, wildling bids and reward

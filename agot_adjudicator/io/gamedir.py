@@ -1,4 +1,4 @@
-"""Game directories (DESIGN.md §2): one folder per round, the record a replay checks.
+"""Game directories (docs/protocol.md P4): one folder per round, the record a replay checks.
 
 Layout::
 

@@ -259,7 +259,7 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
 
 
 def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
-    """Static checks of direct answer ids (DESIGN.md §1), caught even when the run stops early.
+    """Static checks of direct answer ids (docs/protocol.md P1), caught even when the run stops early.
 
     An id starts with this round (``r3/``), ends with a house in play, and every
     area it names after ``@`` (``raid@AREA``, ``next@A+B``) is an area of the board.

@@ -1,6 +1,6 @@
 """The game state (``format: agot-state/1``) as dataclasses, and its (de)serialisation.
 
-The state is the moderator's file at a phase boundary (DESIGN.md §2). The
+The state is the moderator's file at a phase boundary (docs/protocol.md P4). The
 engine works on a deep copy (:meth:`GameState.copy`) and never on its input.
 """
 

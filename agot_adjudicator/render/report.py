@@ -12,7 +12,7 @@ decisions (a Melisandre prompt lists the loser's hand). ``private=HOUSE``
 appends that house's own hand, its submitted bids and its pending questions.
 
 Event log: JSON Lines, one event per line. Every event starts with ``type``,
-``rule`` (the R-rule, or ``DESIGN§1``), ``round`` and ``phase``, then the
+``rule`` (an R-rule, or a protocol id such as ``P2``; see ``agot rules``), ``round`` and ``phase``, then the
 fields listed for its type in :data:`EVENT_FIELDS` (a test checks that table
 against every event the engine emits). Ids are the ruleset's ids.
 """

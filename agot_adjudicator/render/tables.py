@@ -4,7 +4,7 @@ The output is byte-identical to ``tabulate(rows, headers, tablefmt)`` for the
 ``simple`` and ``github`` formats with ``WIDE_CHARS_MODE`` off (a test checks
 it against tabulate). Two reasons not to call tabulate at run time: it
 measures cells with the optional ``wcwidth`` package when that happens to be
-installed, so the same report could differ between machines (DESIGN.md §4);
+installed, so the same report could differ between machines (docs/protocol.md P3);
 and importing it (with ``importlib.metadata`` and ``wcwidth``) cost more than
 the whole rest of an ``agot adjudicate`` run.
 

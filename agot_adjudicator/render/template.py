@@ -247,7 +247,7 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
         out.live("")
 
     # --- plans ---------------------------------------------------------------------------
-    out.note("Plans (DESIGN.md §1): answers given in advance; one that no longer fits is asked again.")
+    out.note("Plans (docs/protocol.md P1): answers given in advance; one that no longer fits is asked again.")
     out.yaml(0, "plans:")
     if planning and s.holder("kings_court") == house and not s.raven_used and mine:
         out.note("  Messenger Raven (R4.6): after the reveal, replace one of your orders by an unused")

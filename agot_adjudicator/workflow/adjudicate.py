@@ -220,7 +220,7 @@ class GameRound:
 
 def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
                     defaults: bool = False) -> GameRound:
-    """Adjudicate the current round of a game directory (DESIGN.md §2)."""
+    """Adjudicate the current round of a game directory (docs/protocol.md P4)."""
     from agot_adjudicator.io.gamedir import current_round
 
     rd = current_round(game_dir)  # the last folder with a state: its round is not adjudicated

@@ -1,6 +1,6 @@
 """Seeded random players that play whole games through the decision protocol and check invariants.
 
-The driver is a moderator with random players (DESIGN.md §1): each round it
+The driver is a moderator with random players (docs/protocol.md P1): each round it
 writes every house's ``agot-orders/1`` submission (random orders, bids and
 plans, some of which no longer fit by the time they are used), runs
 :func:`agot_adjudicator.adjudicate_docs`, and while the run stops on
@@ -12,7 +12,7 @@ ends (R2.2, R11). After every run it checks the invariants of
 mutated; on a sample of runs it re-runs and compares the outputs byte for byte.
 
 Randomness belongs to the driver (``random.Random(seed)``); the engine's own
-randomness stays derived from the game seed (DESIGN.md §4).
+randomness stays derived from the game seed (docs/protocol.md P3).
 
 Long profile::
 
@@ -232,7 +232,7 @@ class RandomPlayer:
     aggression: float = 0.5
     """Probability that a moving unit picks a battle (or neutral force) when one is in reach."""
 
-    # Orders and plans written before the round (R4, DESIGN.md §1) --------------------------
+    # Orders and plans written before the round (R4, docs/protocol.md P1) --------------------------
     def orders(self, state: GameState, house: str) -> dict[str, str | None]:
         """Random orders within the tokens (R0.2), ★ limit (R4.2), restrictions (R4.4), R4.3,
         and no Support on an island when the ruleset says so (R4.1, RUL-4.1-2)."""
@@ -321,7 +321,7 @@ class RandomPlayer:
 
     def plans(self, state: GameState, house: str, orders: dict[str, str | None] | None,
               rate: float) -> dict[str, Any]:
-        """Random plans (DESIGN.md §1); each kind given with probability ``rate``."""
+        """Random plans (docs/protocol.md P1); each kind given with probability ``rate``."""
         rs, rng = self.ruleset, self.rng
         hs = state.houses[house]
         plans: dict[str, Any] = {}

@@ -244,16 +244,14 @@ def run_suite(root: Path, ruleset: Ruleset) -> SuiteResult:
     return SuiteResult(root, results, sorted(cited, key=rule_key), digest.hexdigest(), failures)
 
 
-def rulings_profile(root: Path) -> list[tuple[str, str, str]]:
-    """(rule, question, choice) rows of the Rulings table in ``root/README.md``."""
-    readme = root / "README.md"
-    if not readme.is_file():
-        return []
+def rulings_profile() -> list[tuple[str, str, str]]:
+    """(ruling, question, choice) of every ruling in docs/rules.md (``RUL-6.2-1 (R6.2)``)."""
+    from agot_adjudicator.model.rules import all_rulings
+
     rows = []
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.startswith("| R") and len(cells) >= 4:
-            rows.append((cells[0], cells[1], cells[-1]))
+    for rule, ruling in all_rulings():
+        question, choice, _ = ruling.parts
+        rows.append((f"{ruling.id} ({rule.id})", question, choice))
     return rows
 
 
@@ -273,11 +271,11 @@ def statement_text(result: SuiteResult, ruleset: Ruleset, version: str) -> str:
            "",
            table(rows, ["section", "cases", "passed", "failed", "skipped"]),
            "",
-           f"rules covered: {len(RULES) - len(missing)} of {len(RULES)} (R0–R13 of RULES.md)"]
+           f"rules covered: {len(RULES) - len(missing)} of {len(RULES)} (R0–R13 of docs/rules.md)"]
     out.extend(f"  not covered: {m}" for m in missing)
-    profile = rulings_profile(result.root)
+    profile = rulings_profile()
     if profile:
-        out += ["", f"rulings profile ({len(profile)} rulings, {result.root / 'README.md'}):"]
+        out += ["", f"rulings profile ({len(profile)} rulings, docs/rules.md):"]
         out.extend(f"  {rule}: {question} → {choice}" for rule, question, choice in profile)
     for case_id, differences in result.failures.items():
         out += ["", f"FAILED {case_id}:"]

@@ -226,7 +226,7 @@ def empty_submission_warnings(docs: Sequence[Document]) -> list[Problem]:
 
 
 def check_output(output: str, inputs: Sequence[str], *, in_place: bool = False) -> None:
-    """Refuse to write an output over an input unless ``in_place`` (DESIGN.md §3)."""
+    """Refuse to write an output over an input unless ``in_place`` (docs/protocol.md P4)."""
     if in_place:
         return
     for path in inputs:
