@@ -41,7 +41,7 @@ def summary(ctx: Context) -> dict[str, Any]:
 # --- R6.2 support --------------------------------------------------------------------------
 
 def test_rulebook_support_example_strengths() -> None:
-    """Rulebook (simplified Chinese translation), support example: Tyrell 7 (2 knights, King's Landing 2, March +1) against
+    """Rulebook, support example: Tyrell 7 (2 knights, King's Landing 2, March +1) against
     Lannister 6 (footman 1, The Reach 3, Harrenhal 2)."""
     s = game({
         "searoad_marches": {"house": "tyrell", "units": ["knight", "knight"], "order": "march_plus1"},
@@ -328,7 +328,7 @@ def test_retreat_forced_into_destruction_by_supply() -> None:
 
 
 def test_rulebook_routed_knight_attacked_again_is_destroyed() -> None:
-    """Rulebook (simplified Chinese translation): a routed Tyrell knight in Storm's End with a Tyrell footman; Baratheon
+    """Rulebook (simplified Chinese): a routed Tyrell knight in Storm's End with a Tyrell footman; Baratheon
     attacks with two knights carried from Dragonstone; the footman defends alone (1) and
     the routed knight, unable to retreat again, is destroyed."""
     s = game({"dragonstone": {"house": "baratheon", "units": ["knight", "knight"]},

@@ -45,7 +45,7 @@ def test_highest_bids_take_the_first_positions_and_bid_power_goes_to_the_pool():
 
 
 def test_rulebook_example_fiefdoms_tie_placed_by_the_new_iron_throne_holder():
-    """Rulebook (simplified Chinese translation): Greyjoy won the Iron Throne; Lannister 4, Baratheon 3, Stark 3, Tyrell 2, Greyjoy 0."""
+    """Rulebook: Greyjoy won the Iron Throne; Lannister 4, Baratheon 3, Stark 3, Tyrell 2, Greyjoy 0."""
     s = game()
     houses = bids(greyjoy=(5, 0, 0), lannister=(0, 4, 0), baratheon=(0, 3, 0), stark=(0, 3, 0),
                   tyrell=(0, 2, 0))

@@ -32,7 +32,7 @@ def nothing_else(s, houses=("stark", "baratheon", "greyjoy", "tyrell")):
 
 
 def lannister_example(s):
-    """Rulebook (simplified Chinese translation), mustering example: Lannister (supply 3) first in order of play."""
+    """Rulebook (simplified Chinese), mustering example: Lannister (supply 3) first in order of play."""
     clear(s, "lannister")
     s.tracks["iron_throne"] = ["lannister", "baratheon", "stark", "tyrell", "greyjoy"]
     put(s, "lannister", "lannisport", "footman")

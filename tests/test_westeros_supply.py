@@ -22,7 +22,7 @@ def run(s, inputs=None, **decider):
 
 
 def lannister_example(s):
-    """Rulebook (simplified Chinese translation), supply example: Lannister at 5 loses Riverrun and Seagard, drops to 3."""
+    """Rulebook, supply example: Lannister at 5 loses Riverrun and Seagard, drops to 3."""
     clear(s, "lannister")
     s.houses["lannister"].supply = 5
     put(s, "lannister", "harrenhal", "footman", "footman", "knight", "knight")

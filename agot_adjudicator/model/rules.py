@@ -60,10 +60,10 @@ class Rule:
 def parse(text: str) -> dict[str, Rule]:
     """The rules of a ``rules.md`` text, in document order.
 
-    >>> doc = "## R1 Setup\\n\\n### R1.1 Houses\\n\\nFive.\\n\\nRulings:\\n- **RUL-1.1-1** Six?: no.\\n"
-    >>> rule = parse(doc)["R1.1"]
+    >>> doc = "## R4 Planning\\n\\n### R4.1 Orders\\n\\nOne.\\n\\nRulings:\\n- **RUL-4.1-1** None?: yes.\\n"
+    >>> rule = parse(doc)["R4.1"]
     >>> rule.title, rule.text, rule.rulings[0].id
-    ('Houses', ('Five.',), 'RUL-1.1-1')
+    ('Orders', ('One.',), 'RUL-4.1-1')
     """
     rules: dict[str, Rule] = {}
     chapter = ""
@@ -156,14 +156,17 @@ def all_rulings() -> list[tuple[Rule, Ruling]]:
 
 
 def _man_text(text: str) -> str:
-    text = re.sub(r"\*\*|`", "", text).replace("\\", "\\\\")
+    text = re.sub(r"\*\*|`", "", text).replace("\\", "\\\\").replace("-", "\\-")
+    special = {"★": "\\[u2605]", "–": "\\(en", "—": "\\(em", "→": "\\(->", "…": "..."}
+    text = "".join(c if c.isascii() else special.get(c, f"\\[u{ord(c):04X}]") for c in text)
     return "\n".join(("\\&" + line) if line.startswith((".", "'")) else line
                      for line in text.splitlines())
 
 
 def rulings_man() -> str:
     """The RULINGS section body for ``man/agot.1`` (troff)."""
-    out = ["Each judgment call where the rulebook is silent or ambiguous, from",
+    out = [".if !c\\[u2605] .char \\[u2605] *",
+           "Each judgment call where the rulebook is silent or ambiguous, from",
            "docs/rules.md (agot rules ID prints the rule with its rulings and sources)."]
     for rule, ruling in all_rulings():
         out.append(f'.IP "{ruling.id} ({rule.id})"')

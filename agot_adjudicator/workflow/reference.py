@@ -54,13 +54,24 @@ def lookup(rule_id: str) -> Rule:
     rules = reference()
     key = rule_id.strip().upper()
     if key not in rules:
-        raise UsageError(f"no rule '{rule_id}' in docs/rules.md{suggest(key, rules)} "
+        raise UsageError(f"no rule '{rule_id}' in docs/rules.md{suggest(key, [*rules, *chapters()])} "
                          "(agot rules lists them)")
     return rules[key]
 
 
+def chapters() -> dict[str, str]:
+    """Chapter id → heading (``R6`` → ``R6 Battles``), as events may cite a whole chapter."""
+    return {rule.chapter.split()[0]: rule.chapter for rule in reference().values()}
+
+
 def rule_text(rule_id: str, scenarios: Path | None = None) -> str:
-    """One rule: title, text, rulings, sources, and the conformance cases that cite it."""
+    """One rule: title, text, rulings, sources, and the conformance cases that cite it;
+    for a chapter id (``R6``, cited by the ``battle`` event), the chapter's rules."""
+    chapter = chapters().get(rule_id.strip().upper())
+    if chapter is not None:
+        lines = [f"{chapter} (docs/rules.md)", ""]
+        lines += [f"  {r.id:<6} {r.title}" for r in reference().values() if r.chapter == chapter]
+        return "\n".join(lines) + "\n"
     rule = lookup(rule_id)
     out = [f"{rule.id} {rule.title}", f"({rule.chapter}; docs/rules.md)", ""]
     for paragraph in rule.text:
