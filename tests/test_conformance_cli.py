@@ -15,9 +15,6 @@ def _suite(tmp_path: Path) -> Path:
     for rel in ("setup/SETUP-001.yaml", "setup/SETUP-005.yaml", "raids/RAID-001.yaml"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(SCENARIOS / rel, root / rel)
-    (root / "README.md").write_text(
-        "| rule | question | alternatives | agot's choice |\n|---|---|---|---|\n"
-        "| R8.2 | Night's Watch vs threat on equality | NW wins / wildlings win | NW wins on ≥ |\n")
     return root
 
 
@@ -29,7 +26,10 @@ def test_statement_counts_cases_per_section(runner, tmp_path):
     assert any(line.split()[:5] == ["setup", "2", "2", "0", "0"] for line in out.splitlines())
     assert any(line.split()[:5] == ["raids", "1", "1", "0", "0"] for line in out.splitlines())
     assert "not covered: R6.4 Battle step 3: house cards" in out
-    assert "R8.2: Night's Watch vs threat on equality → NW wins on ≥" in out
+    from agot_adjudicator.model.rules import all_rulings
+
+    assert f"rulings profile ({len(all_rulings())} rulings, docs/rules.md):" in out
+    assert "RUL-8.2-1 (R8.2): Who wins on equal strength? → the Night's Watch\n" in out
     assert "verdict: every case passed" in out
 
 
