@@ -73,3 +73,14 @@ def test_random_players_never_support_on_an_island() -> None:
         player = RandomPlayer(random.Random(seed), RS)
         order = player.orders(s, "baratheon").get("dragonstone")
         assert order is None or RS.order_tokens[order].kind != "support", seed
+
+
+def test_template_says_no_support_on_the_island() -> None:
+    from agot_adjudicator.engine.setup import new_game
+    from agot_adjudicator.render.template import order_template
+
+    s = new_game(RS, list(RS.houses), 1, "t")
+    text = order_template(s, RS, "baratheon")
+    assert "No Support order on an island (dragonstone)" in text
+    assert "dragonstone: null" in text and "island: no support" in text
+    assert "island: no support" not in order_template(s, OLD, "baratheon")
