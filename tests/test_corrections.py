@@ -84,3 +84,22 @@ def test_template_says_no_support_on_the_island() -> None:
     assert "No Support order on an island (dragonstone)" in text
     assert "dragonstone: null" in text and "island: no support" in text
     assert "island: no support" not in order_template(s, OLD, "baratheon")
+
+
+def test_ruleset_show_lists_the_corrections(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from agot_adjudicator.cli.commands import main
+
+    shown = CliRunner().invoke(main, ["ruleset", "show"])
+    assert shown.exit_code == 0
+    assert "corrections: support_not_on_islands, luwin_full_hand_return" in shown.stdout
+    exported = tmp_path / "rs"
+    assert CliRunner().invoke(main, ["ruleset", "export", str(exported)]).exit_code == 0
+    manifest = exported / "ruleset.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").split("corrections:")[0], encoding="utf-8")
+    old = CliRunner().invoke(main, ["--ruleset", str(exported), "ruleset", "show"])
+    assert old.exit_code == 0, old.output
+    assert "corrections: none" in old.stdout
+    # Without the key the ruleset is byte for byte the one before the corrections (its hash).
+    assert "sha256: 829bcc97bcc5c3e8a85ad576705806679389bdaf1856e6cb08b1e79060061f6f" in old.stdout

@@ -243,6 +243,7 @@ def ruleset_show(ctx: click.Context) -> None:
     """Print the ruleset in use: name, content hash, source."""
     rs = ruleset_of(ctx)
     click.echo(f"{rs.name}: {rs.title}\nsha256: {rs.sha256}\nsource: {rs.source}")
+    click.echo(f"corrections: {', '.join(rs.corrections) or 'none'} (agot rules R4.1, R6.12)")
 
 
 @ruleset.command("export")
