@@ -183,7 +183,8 @@ def rulings_table() -> str:
     out = ["| ruling | rule | question | agot's choice | alternatives |", "|---|---|---|---|---|"]
     for rule, ruling in all_rulings():
         question, choice, alternatives = ruling.parts
-        out.append(f"| {ruling.id} | {rule.id} | {_cell(question)} | {_cell(choice)} | "
+        mark = " (correction)" if ruling.text.startswith("[correction]") else ""
+        out.append(f"| {ruling.id}{mark} | {rule.id} | {_cell(question)} | {_cell(choice)} | "
                    f"{_cell(alternatives)} |")
     return "\n".join(out)
 
