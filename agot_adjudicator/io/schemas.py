@@ -1,14 +1,11 @@
-"""Safe YAML input with positions, JSON Schema checks, deterministic output, atomic writes.
-
-Every input file is refused with a located :class:`~agot_adjudicator.errors.Problem`
-when it is larger than :data:`MAX_BYTES`, not UTF-8, uses anchors, aliases or tags,
-has duplicate keys, holds more than one document, or is not a mapping."""
+"""JSON Schema checks: fastjsonschema decides whether a document is valid (the schema compiled
+into Python); for an invalid one, jsonschema finds every error and :func:`schema_problems`
+locates each at its node (``file:line:col: $.path: message``)."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -91,117 +88,57 @@ def _unknown_keys(error: ValidationError) -> list[str]:
     return sorted(keys)
 
 
-_IGNORED = frozenset({"$schema", "$id", "title", "description", "$defs", "$comment", "default",
-                      "examples"})
+def _draft7(schema: Any) -> Any:
+    """``schema`` in the draft-7 words fastjsonschema knows: ``dependentRequired`` (2019-09) is
+    draft 7's ``dependencies`` with lists of names. ``$defs`` and ``$ref`` work as they are."""
+    if isinstance(schema, dict):
+        return {("dependencies" if key == "dependentRequired" else key): _draft7(value)
+                for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [_draft7(value) for value in schema]
+    return schema
 
 
-_TYPES: dict[str, Any] = {
-    "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str), "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-}
+@cache
+def _quick_check(name: str) -> Any:
+    """Schema ``name`` compiled into Python by fastjsonschema (raises on the first violation)."""
+    import fastjsonschema
+
+    return fastjsonschema.compile(_draft7(load_schema(name)))
 
 
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality of scalars (``1`` is not ``true``); containers count as unequal (unsure)."""
-    return not isinstance(a, dict | list) and type(a) is type(b) and a == b
-
-
-def _surely_valid(root: Mapping[str, Any], schema: Any, value: Any) -> bool:
-    """True only when ``value`` is valid against ``schema`` (a subset of JSON Schema 2020-12).
-
-    False means invalid *or* unsure (a keyword outside the subset): the caller then asks
-    jsonschema, whose errors are the reference. Valid files never import jsonschema.
-
-    >>> s = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}},
-    ...      "required": ["n"], "additionalProperties": False}
-    >>> [_surely_valid(s, s, v) for v in ({"n": 1}, {"n": True}, {"n": -1}, {}, {"n": 1, "m": 2})]
-    [True, False, False, False, False]
-    """
-    if schema is True or schema == {}:
+def _holds_float(value: Any) -> bool:
+    """Whether a float is anywhere in ``value``: fastjsonschema, as JSON Schema says, takes 1.0
+    for an integer; agot's schemas do not (a YAML ``1.0`` is a float)."""
+    if isinstance(value, float):
         return True
-    if not isinstance(schema, dict):
+    if isinstance(value, dict):
+        return any(_holds_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_float(v) for v in value)
+    return False
+
+
+def _valid(name: str, data: Any) -> bool:
+    """True when ``data`` is valid against schema ``name``, without importing jsonschema.
+
+    >>> _valid("orders", {"format": "agot-orders/1", "round": 1}), _valid("orders", {"round": 1})
+    (True, False)
+    """
+    import fastjsonschema
+
+    if _holds_float(data) and name != "ruleset":  # the ruleset's map layout holds numbers
+        return False  # jsonschema decides (and says where)
+    try:
+        _quick_check(name)(data)
+    except fastjsonschema.JsonSchemaValueException:
         return False
-    for keyword, arg in schema.items():
-        if keyword in _IGNORED:
-            continue
-        if keyword == "$ref":
-            if not isinstance(arg, str) or not arg.startswith("#/$defs/"):
-                return False
-            target = root.get("$defs", {}).get(arg.removeprefix("#/$defs/"))
-            if target is None or not _surely_valid(root, target, value):
-                return False
-        elif keyword == "type":
-            kinds = arg if isinstance(arg, list) else [arg]
-            if not any(k in _TYPES and _TYPES[k](value) for k in kinds):
-                return False
-        elif keyword == "enum":
-            if not any(_same(value, option) for option in arg):
-                return False
-        elif keyword == "const":
-            if not _same(value, arg):
-                return False
-        elif keyword == "oneOf":
-            if sum(_surely_valid(root, branch, value) for branch in arg) != 1:
-                return False  # none, or (unsure) several
-        elif keyword in ("minimum", "maximum"):
-            if isinstance(value, int | float) and not isinstance(value, bool) and (
-                    value < arg if keyword == "minimum" else value > arg):
-                return False
-        elif keyword in ("minLength", "maxLength", "pattern"):
-            if isinstance(value, str) and (
-                    (keyword == "minLength" and len(value) < arg)
-                    or (keyword == "maxLength" and len(value) > arg)
-                    or (keyword == "pattern" and re.search(arg, value) is None)):
-                return False
-        elif keyword in ("items", "minItems", "uniqueItems"):
-            if not isinstance(value, list):
-                continue
-            if keyword == "items" and not all(_surely_valid(root, arg, v) for v in value):
-                return False
-            if keyword == "minItems" and len(value) < arg:
-                return False
-            if keyword == "uniqueItems" and arg and not (
-                    all(isinstance(v, str) for v in value) and len(set(value)) == len(value)):
-                return False  # a repeat, or (unsure) items that are not all strings
-        elif keyword in ("properties", "patternProperties", "additionalProperties", "required",
-                         "propertyNames", "minProperties", "dependentRequired"):
-            if isinstance(value, dict) and not _object_valid(root, schema, keyword, value):
-                return False
-        else:
-            return False
     return True
-
-
-def _object_valid(root: Mapping[str, Any], schema: Mapping[str, Any], keyword: str,
-                  value: dict[str, Any]) -> bool:
-    """One object keyword of :func:`_surely_valid`."""
-    arg = schema[keyword]
-    if keyword == "properties":
-        return all(_surely_valid(root, sub, value[key]) for key, sub in arg.items() if key in value)
-    if keyword == "patternProperties":
-        return all(_surely_valid(root, sub, v) for pattern, sub in arg.items()
-                   for key, v in value.items() if re.search(pattern, key))
-    if keyword == "additionalProperties":
-        known = schema.get("properties", {})
-        patterns = schema.get("patternProperties", {})
-        return all(_surely_valid(root, arg, v) for key, v in value.items()
-                   if key not in known and not any(re.search(p, key) for p in patterns))
-    if keyword == "required":
-        return all(key in value for key in arg)
-    if keyword == "propertyNames":
-        return all(_surely_valid(root, arg, key) for key in value)
-    if keyword == "minProperties":
-        return len(value) >= arg
-    return all(all(d in value for d in deps) for key, deps in arg.items() if key in value)
 
 
 def schema_problems(doc: Document, schema_name: str) -> list[Problem]:
     """Every JSON Schema violation of ``doc``, each located at its node."""
-    schema = load_schema(schema_name)
-    if _surely_valid(schema, schema, doc.data):
+    if _valid(schema_name, doc.data):
         return []
     from jsonschema.exceptions import best_match
 
