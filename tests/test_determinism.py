@@ -95,4 +95,6 @@ def test_recorded_yaml_is_written_again_byte_for_byte():
         comments = lines[:next(i for i, line in enumerate(lines) if not line.startswith("#"))]
         header = "\n".join(line.removeprefix("#").removeprefix(" ") for line in comments)
         data = parse_text(path.name, text.encode()).data
-        assert dump_yaml(data, header=header or None) == text, path
+        assert dump_yaml(data, header=header or None) == text, (
+            f"{path}: the YAML writer no longer gives the bytes recorded there; recorded games would "
+            "stop replaying (states are hash-chained), so the writer must keep them")
