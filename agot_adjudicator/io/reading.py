@@ -313,8 +313,7 @@ def _libyaml_is_plain(loader_cls: type[Any], text: str) -> bool:
                 return False
             if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
                 return False
-            if isinstance(event, yaml.ScalarEvent | yaml.CollectionStartEvent) and (
-                    event.tag is not None and event.tag != "!"):
+            if isinstance(event, yaml.ScalarEvent | yaml.CollectionStartEvent) and event.tag is not None:
                 return False
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
