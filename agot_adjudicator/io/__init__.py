@@ -8,5 +8,5 @@ documents and jsonschema explains the invalid ones (schemas.py); PyYAML's dumper
 (writing.py). The dumper is PyYAML's pure-Python one, not its C one: libyaml's emitter always
 writes a list of mappings at its key's column (``submissions:`` / ``- file: …``), while every
 state recorded so far indents it (``  - file: …``), and states are hash-chained, so their bytes
-must not change. The Python emitter costs about 4 ms for a 5-player state (bench/README.md).
+must not change. The Python emitter costs about 7 ms for a 4 KB state (bench/README.md).
 """
