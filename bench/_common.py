@@ -5,7 +5,8 @@ The floors (all measured the same way as the command they are compared with):
 - ``interpreter``: ``python -c pass`` — interpreter start, ``site`` and its ``.pth`` files;
 - ``deps`` (**the** import floor of the targets): ``python -c "import click, ruamel.yaml,
   jsonschema, tabulate"`` — the bare import floor issue 3 defines (the libraries the brief names;
-  tabulate is now only a test dependency, so a run imports less than this);
+  a run imports click, PyYAML, fastjsonschema and tabulate with wcwidth, and ruamel.yaml and
+  jsonschema only for a file it refuses);
 - ``package``: ``python -c "import agot_adjudicator"``, the bare interpreter plus our (empty)
   package import — a stricter figure, printed for comparison;
 - ``cli``: ``python -m agot_adjudicator --version`` — click parses the command line, no work.

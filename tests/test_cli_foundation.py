@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from recorded import REGENERATE
 
 from agot_adjudicator import __version__
 from agot_adjudicator.cli.commands import main
@@ -47,7 +48,7 @@ def test_schema_prints_the_published_schema(name: str):
     assert result.exit_code == 0
     printed = json.loads(result.stdout)
     published = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
-    assert printed == published
+    assert printed == published, f"schemas/{name}.schema.json: {REGENERATE}"
     assert printed["$schema"].startswith("https://json-schema.org/")
 
 

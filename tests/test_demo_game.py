@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from recorded import REGENERATE
 from ruamel.yaml import YAML
 from tamper import changed, leaves
 
@@ -24,7 +25,7 @@ DEMO = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"
 
 def test_demo_replays_and_ends_with_a_winner(runner):
     result = runner.invoke(main, ["replay", str(DEMO)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0, f"{REGENERATE}\n{result.output}"
     assert "the record is consistent" in result.stdout
     dirs = round_dirs(DEMO)
     assert len(dirs) == 11
@@ -99,7 +100,7 @@ def test_single_value_changes_in_a_round_are_caught(demo, ruleset, number):
             assert any(c.failed for c in checks), \
                 f"{path.relative_to(demo)}: changing {'.'.join(map(str, where))} went unnoticed"
             path.write_text(original)
-    assert replay_game(str(demo), ruleset).ok
+    assert replay_game(str(demo), ruleset).ok, REGENERATE
 
 
 def test_adjudicating_an_ended_game_is_refused(runner, demo):

@@ -1,8 +1,11 @@
-"""Safe YAML input with positions, JSON Schema checks, deterministic output, atomic writes.
+"""Safe YAML input with positions.
 
 Every input file is refused with a located :class:`~agot_adjudicator.errors.Problem`
-when it is larger than :data:`MAX_BYTES`, not UTF-8, uses anchors, aliases or tags,
-has duplicate keys, holds more than one document, or is not a mapping."""
+when it is larger than :data:`MAX_BYTES`, not UTF-8, holds a NUL, uses anchors, aliases,
+tags or merge keys, has duplicate or complex keys, is nested deeper than :data:`MAX_DEPTH`,
+holds more than one document, or is not a mapping. Plain files are read by PyYAML's C loader
+(libyaml) with YAML 1.2 scalars; anything else, and every error, by ruamel.yaml, whose
+messages and positions are the reference."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import InputError, Problem
 
-if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they are slow to import)
+if TYPE_CHECKING:  # ruamel.yaml is imported when needed (it is slow to import)
     from ruamel.yaml.error import YAMLError
 
 
@@ -179,25 +182,6 @@ _KIND_NAMES = {"str": "a string", "int": "a number", "float": "a number", "bool"
                "list": "a list"}
 
 
-def _needs_event_check(text: str) -> bool:
-    """Whether the slow event pass can find anything: anchors, aliases, tags, documents, nesting.
-
-    Block nesting needs indentation (or ``- ``/``? `` prefixes), so the widest line
-    prefix plus every flow bracket bounds the depth.
-
-    >>> _needs_event_check("a: [1, 2]"), _needs_event_check("a: &x 1")
-    (False, True)
-    >>> _needs_event_check("a:\\n" + "".join("  " * i + f"k{i}:\\n" for i in range(1, 70)))
-    True
-    >>> _needs_event_check("a:\\n  " + "- " * 70 + "x")
-    True
-    """
-    if any(c in text for c in "&*!%") or "---" in text or "..." in text:
-        return True
-    block = max((len(line) - len(line.lstrip(" -?:")) for line in text.splitlines()), default=0)
-    return text.count("[") + text.count("{") + block > MAX_DEPTH
-
-
 def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]],
            key_positions: dict[JsonPath, tuple[int, int]]) -> Any:
     """Convert ruamel's round-trip nodes to plain JSON-like data, recording positions."""
@@ -242,155 +226,190 @@ def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]]
         return str(node)
     return str(node)
 
-# --- fast path: libyaml composes, ruamel's resolver types the scalars ----------------------
+# --- libyaml: PyYAML's C loader with the YAML 1.2 scalars ruamel.yaml reads ---------------
 
-_FAST_UNSAFE = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
-"""Texts with any of these (tabs, CR, control characters, odd line breaks, a BOM inside) take
-the slow, reference path."""
-_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
-
-
-class _Slow(Exception):
-    """The fast path cannot be sure it matches the reference parser: use the slow path."""
+_LIBYAML_UNSURE = re.compile(
+    "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+"""Texts with any of these (tabs, CR, control characters, odd line breaks, a BOM inside), where
+libyaml (YAML 1.1) and ruamel.yaml (YAML 1.2) may read differently, are read by ruamel."""
 
 
-_BOOLS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
-_NULLS = frozenset({"null", "Null", "NULL", "~"})
-_NOT_A_NUMBER_OR_DATE = re.compile(r"[A-DF-SU-Ya-df-su-y]")
-"""A letter that no YAML 1.2 number or timestamp holds (they hold only e, E, t, T, z, Z)."""
+class _Unsure(Exception):
+    """libyaml found something only ruamel.yaml reads (or refuses) as the reference does."""
 
 
-def _plain_kind(value: str) -> str:
-    """What ruamel.yaml's YAML 1.2 resolver makes of a plain scalar, where that is sure:
-    'str', 'int' (decimal), 'bool', 'null'; else 'unsure'. Tested against ruamel's resolver.
+def _unsure(_loader: Any, _node: Any) -> Any:
+    raise _Unsure
 
-    >>> [_plain_kind(v) for v in ("winterfell", "12", "True", "~", "79cfa5", "1e3", "0x1f", "on")]
-    ['str', 'int', 'bool', 'null', 'str', 'unsure', 'unsure', 'str']
+
+def _yaml12_int(_loader: Any, node: Any) -> int:
+    """An int as ruamel.yaml reads YAML 1.2: ``_`` separators, ``0b``/``0o``/``0x`` prefixes, and
+    decimal otherwise (``010`` is ten).
+
+    >>> [_yaml12_int(None, type("N", (), {"value": v})) for v in ("010", "-0x1F", "0o17", "1_000")]
+    [10, -31, 15, 1000]
     """
-    if value in _BOOLS:
-        return "bool"
-    if value in _NULLS:
-        return "null"
-    if _DECIMAL.fullmatch(value):
-        return "int"
-    first = value[:1]
-    if first and first.isascii() and (first.isalpha() or first in "_/"):
-        return "str"  # YAML 1.2 resolves only true/false/null words among letter-led scalars
-    if first.isdigit() and value[:2].lower() not in ("0x", "0o", "0b") and \
-            _NOT_A_NUMBER_OR_DATE.search(value):
-        return "str"
-    return "unsure"
+    text = node.value.replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("+-")
+    base = {"0b": 2, "0o": 8, "0x": 16}.get(text[:2], 10)
+    return sign * int(text[2:] if base != 10 else text, base)
+
+
+_YAML12_RESOLVERS = (
+    ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("float", r"""[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+              |[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
+              |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
+              |[-+]?\.(?:inf|Inf|INF)
+              |\.(?:nan|NaN|NAN)""", "-+0123456789."),
+    ("int", r"[-+]?0b[01_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+", "-+0123456789"),
+    ("merge", r"<<", "<"),
+    ("null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
+    ("timestamp", r"""[0-9]{4}-[0-9]{2}-[0-9]{2}
+              |[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?
+               (?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?""", "0123456789"),
+    ("value", r"=", "="),
+)
+"""The plain scalars that are not strings, as ruamel.yaml's YAML 1.2 resolver types them
+(``_`` separators and a bare leading ``0`` octal are its extensions of the core schema);
+tests/test_bad_input.py checks the two agree."""
 
 
 @cache
-def _fast_tools() -> tuple[Any, Any, Any] | None:
-    """PyYAML's libyaml composer and node classes, and the scalar resolver; None without libyaml."""
+def _loader_class() -> type[Any]:
+    """PyYAML's C loader (libyaml) with :data:`_YAML12_RESOLVERS`: ``yes``, ``on`` and ``010``
+    are not what YAML 1.1 made of them. Timestamps, ``<<`` and ``=`` are left to ruamel
+    (:class:`_Unsure`)."""
+    import yaml
+
+    class Loader(yaml.CSafeLoader):  # type: ignore[misc, name-defined]
+        yaml_implicit_resolvers: dict[Any, Any] = {}  # noqa: RUF012
+        yaml_constructors = dict(yaml.CSafeLoader.yaml_constructors)  # noqa: RUF012
+
+    for kind, regexp, first in _YAML12_RESOLVERS:
+        Loader.add_implicit_resolver(f"tag:yaml.org,2002:{kind}",
+                                     re.compile(f"^(?:{regexp})$", re.X), list(first))
+    Loader.add_constructor("tag:yaml.org,2002:int", _yaml12_int)
+    for kind in ("timestamp", "merge", "value", "binary", "omap", "pairs", "set"):
+        Loader.add_constructor(f"tag:yaml.org,2002:{kind}", _unsure)
+    return Loader
+
+
+def _is_empty(node: Any) -> bool:
+    """An empty plain scalar (``key:`` with no value), which libyaml and ruamel locate differently."""
+    return isinstance(node.value, str) and node.value == "" and not node.style
+
+
+def _libyaml_is_plain(loader_cls: type[Any], text: str) -> bool:
+    """One pass over libyaml's events: no anchors, aliases, explicit tags or directives, a single
+    document, nesting within :data:`MAX_DEPTH` (libyaml's composer recurses in C), no syntax
+    error. Otherwise ruamel.yaml reads the file and reports what it finds."""
+    import yaml
+
+    depth = documents = 0
     try:
-        import yaml
-        from yaml import CSafeLoader
-    except ImportError:  # pragma: no cover - PyYAML is a dependency; its C part is optional
-        return None
-    return CSafeLoader, yaml.nodes, _plain_kind
+        for event in yaml.parse(text, Loader=loader_cls):
+            if isinstance(event, yaml.AliasEvent):
+                return False
+            if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
+                return False
+            if isinstance(event, yaml.ScalarEvent | yaml.CollectionStartEvent) and event.tag is not None:
+                return False
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if event.explicit or event.version or event.tags or documents > 1:
+                    return False
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return False
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return False
+    return True
 
 
-def _fast_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int, int]],
-                                    dict[JsonPath, tuple[int, int]]] | None:
-    """Parse like the round-trip path, with libyaml (C); None when unsure (then the slow path runs).
+def _libyaml_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int, int]],
+                                       dict[JsonPath, tuple[int, int]]] | None:
+    """Read ``text`` with libyaml as ruamel.yaml's round-trip loader reads it (data and positions);
+    None when ruamel must read it: odd characters, anchors, aliases, tags, several documents,
+    deep nesting, non-string or duplicate keys, merge keys, timestamps, a top level that is not
+    a mapping, and every error (ruamel's messages are the reference, tests/test_bad_input.py).
 
-    Only plain ASCII text without anchors, aliases, tags, directives, several documents, tabs or
-    CRs is taken, with string keys, no duplicate keys, no block scalars, and scalars that YAML 1.2
-    (ruamel's resolver) makes strings, decimal ints, booleans or null; anything else, and every
-    error, goes to the slow path, whose messages are the reference (tests/test_bad_input.py).
-
-    >>> _fast_parse("a: [1, x]\\nb: {c: null}\\n")[0]
-    {'a': [1, 'x'], 'b': {'c': None}}
-    >>> _fast_parse("a: 1.5\\n") is None, _fast_parse("a: 1\\na: 2\\n") is None
+    >>> _libyaml_parse("a: [1, x, yes, 0x1f]\\nb: {c: null, d: 1.5}\\n")[0]
+    {'a': [1, 'x', 'yes', 31], 'b': {'c': None, 'd': 1.5}}
+    >>> _libyaml_parse("a: 1\\na: 2\\n") is None, _libyaml_parse("a: &x 1\\n") is None
     (True, True)
     """
-    tools = _fast_tools()
-    if tools is None or _FAST_UNSAFE.search(text) or _needs_event_check(text):
-        return None  # aliases (bombs), tags, directives, deep nesting: the slow path refuses them
-    loader_cls, nodes, resolve = tools
+    import yaml
+
+    if _LIBYAML_UNSURE.search(text):
+        return None
+    loader_cls = _loader_class()
+    if not _libyaml_is_plain(loader_cls, text):
+        return None
     loader = loader_cls(text)
     try:
         root = loader.get_single_node()
-    except Exception:  # any libyaml error: the slow path reports it
+        if not isinstance(root, yaml.MappingNode):
+            return None
+        positions: dict[JsonPath, tuple[int, int]] = {(): (1, 1)}
+        key_positions: dict[JsonPath, tuple[int, int]] = {}
+        lines = text.split("\n")
+
+        def convert(node: Any, path: JsonPath) -> Any:
+            if isinstance(node, yaml.SequenceNode):
+                items = []
+                for index, item in enumerate(node.value):
+                    child = (*path, index)
+                    positions[child] = (item.start_mark.line + 1, item.start_mark.column + 1)
+                    items.append(convert(item, child))
+                return items
+            if isinstance(node, yaml.MappingNode):
+                out: dict[str, Any] = {}
+                for key_node, value_node in node.value:
+                    if not isinstance(key_node, yaml.ScalarNode):
+                        raise _Unsure  # ruamel refuses complex keys
+                    key = loader.construct_object(key_node)
+                    key = key if isinstance(key, str) else _key_text(key)
+                    if key in out or (key == "<<" and not key_node.style):
+                        raise _Unsure  # ruamel reports duplicates and merge keys
+                    child = (*path, key)
+                    kline, kcol = key_node.start_mark.line + 1, key_node.start_mark.column + 1
+                    key_positions[child] = (kline, kcol)
+                    mark = value_node.start_mark
+                    if _is_empty(value_node):
+                        # An empty block value ("round:" ending its line) is null, located at its
+                        # key as ruamel locates it; ruamel reads other empty values.
+                        if (node.flow_style or mark.line >= len(lines)
+                                or lines[mark.line][mark.column:].strip()):
+                            raise _Unsure
+                        positions[child] = (kline, kcol)
+                        out[key] = None
+                        continue
+                    positions[child] = (mark.line + 1, mark.column + 1)
+                    out[key] = convert(value_node, child)
+                return out
+            if _is_empty(node):
+                raise _Unsure
+            return loader.construct_object(node)
+
+        data = convert(root, ())
+    except (_Unsure, yaml.YAMLError, ValueError):
         return None
     finally:
         loader.dispose()
-    if not isinstance(root, nodes.MappingNode):
-        return None
-    positions: dict[JsonPath, tuple[int, int]] = {(): (1, 1)}
-    key_positions: dict[JsonPath, tuple[int, int]] = {}
-    lines = text.split("\n")
-
-    def scalar(node: Any) -> Any:
-        if node.style:  # libyaml: '' or None for plain scalars
-            if node.style in ("'", '"'):
-                return node.value
-            raise _Slow
-        value = node.value
-        if value == "":
-            raise _Slow
-        kind = resolve(value)
-        if kind == "str":
-            return value
-        if kind == "int":
-            return int(value)
-        if kind == "bool":
-            return value.lower() == "true"
-        if kind == "null":
-            return None
-        raise _Slow
-
-    def convert(node: Any, path: JsonPath) -> Any:
-        if isinstance(node, nodes.ScalarNode):
-            return scalar(node)
-        if isinstance(node, nodes.SequenceNode):
-            items = []
-            for index, item in enumerate(node.value):
-                child = (*path, index)
-                positions[child] = (item.start_mark.line + 1, item.start_mark.column + 1)
-                items.append(convert(item, child))
-            return items
-        if isinstance(node, nodes.MappingNode):
-            out: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, nodes.ScalarNode):
-                    raise _Slow
-                key = scalar(key_node)
-                if not isinstance(key, str) or key in out:
-                    raise _Slow
-                child = (*path, key)
-                key_positions[child] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                if not node.flow_style and isinstance(value_node, nodes.ScalarNode) \
-                        and not value_node.style and value_node.value == "":
-                    # An empty block value ("round:" at the end of its line) is null, located at
-                    # its key as the slow path does; other empty values take the slow path.
-                    mark = value_node.start_mark
-                    if mark.line != key_node.start_mark.line or \
-                            lines[mark.line][mark.column:].strip():
-                        raise _Slow
-                    positions[child] = key_positions[child]
-                    out[key] = None
-                    continue
-                positions[child] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)
-                out[key] = convert(value_node, child)
-            return out
-        raise _Slow
-
-    try:
-        data = convert(root, ())
-    except _Slow:
-        return None
     return data, positions, key_positions
 
 
 def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     """Parse ``raw`` bytes of the file ``name`` into a :class:`Document`.
 
-    Raises :class:`InputError` with every problem found. Plain files are composed by
-    libyaml (``fast``); the rest, and every error, by ruamel.yaml's round-trip loader.
+    Raises :class:`InputError` with every problem found. Plain files are read by PyYAML's
+    C loader (libyaml, when ``fast``); the rest, and every error, by ruamel.yaml's round-trip
+    loader, which locates errors.
     """
     if len(raw) > MAX_BYTES:
         raise InputError([Problem(name, None, None, "",
@@ -410,7 +429,7 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
         line = text.count("\n", 0, index) + 1
         col = index - (text.rfind("\n", 0, index) + 1) + 1
         raise InputError([Problem(name, line, col, "", "binary data (NUL byte) in a YAML file")])
-    quick = _fast_parse(text) if fast else None
+    quick = _libyaml_parse(text) if fast else None
     if quick is not None:
         return Document(name, quick[0], digest, quick[1], quick[2])
     problems = _check_events(name, text)

@@ -69,7 +69,8 @@ def _documents_from_package(*, compiled: bool = True) -> dict[str, Document]:
 
 
 def compiled_text() -> str:
-    """The text of ``compiled.json`` for the packaged YAML files (see ``__main__`` below)."""
+    """The text of ``compiled.json`` for the packaged YAML files (written by
+    ``python scenarios/regenerate.py``, or ``python -m agot_adjudicator.io.rulesets``)."""
     docs = _documents_from_package(compiled=False)
     return json.dumps({f: docs[f].data for f in RULESET_FILES}, indent=1, ensure_ascii=False) + "\n"
 

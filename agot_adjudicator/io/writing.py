@@ -1,138 +1,101 @@
-"""Safe YAML input with positions, JSON Schema checks, deterministic output, atomic writes.
-
-Every input file is refused with a located :class:`~agot_adjudicator.errors.Problem`
-when it is larger than :data:`MAX_BYTES`, not UTF-8, uses anchors, aliases or tags,
-has duplicate keys, holds more than one document, or is not a mapping."""
+"""Deterministic YAML output (PyYAML's dumper, configured to keep the bytes ruamel.yaml wrote)
+and atomic writes."""
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import tempfile
 from collections.abc import Iterable, Mapping
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from agot_adjudicator.io.reading import _plain_kind, _Slow
-
-if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they are slow to import)
-    pass
-
+from typing import Any
 
 # --- output --------------------------------------------------------------------------------
 
-def _flowify(data: Any, depth: int = 0) -> Any:
-    """Turn plain data into ruamel nodes: short lists of scalars in flow style."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-    if isinstance(data, dict):
-        cm = CommentedMap()
-        for key, value in data.items():
-            cm[key] = _flowify(value, depth + 1)
-        return cm
-    if isinstance(data, list):
-        cs = CommentedSeq(_flowify(v, depth + 1) for v in data)
-        if all(not isinstance(v, dict | list) for v in data):
-            cs.fa.set_flow_style()
-        return cs
-    return data
+_COLON_INSIDE = re.compile(r":(?![\s\x00\x85\u2028\u2029]|$)|(?<=.)\?")
+"""Characters PyYAML (YAML 1.1) counts as flow indicators and YAML 1.2 does not: a ``:`` not
+followed by a space, a ``?`` after the first character. ``[ship:bay_of_ice]`` stays plain."""
 
 
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./@+-]*")
+@cache
+def _dumper_class() -> type[Any]:
+    """PyYAML's pure-Python dumper, configured to write what ruamel.yaml wrote for agot so far
+    (recorded states are hash-chained and replayed byte for byte):
+
+    - sequences indented under their key (``  - file: …``): libyaml's C emitter always writes
+      them at the key's column, which is why the C dumper cannot be used (bench/README.md);
+    - lists of scalars in flow style (``[a, b]``), mappings in block style, null as nothing;
+    - YAML 1.2 scalars: the resolvers of the reader (``yes`` and ``on`` stay plain) and plain
+      ``ship:bay_of_ice`` in flow lists;
+    - a string holding a quote or a line break double-quoted, as ruamel does.
+    """
+    import yaml
+
+    from agot_adjudicator.io.reading import _YAML12_RESOLVERS
+
+    class Dumper(yaml.SafeDumper):  # type: ignore[misc, name-defined]
+        yaml_implicit_resolvers: dict[Any, Any] = {}  # noqa: RUF012
+        yaml_representers = dict(yaml.SafeDumper.yaml_representers)  # noqa: RUF012
+
+        def ignore_aliases(self, data: Any) -> bool:
+            return True  # no anchors: a repeated object is written again
+
+        def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+            super().increase_indent(flow, False)
+
+        def analyze_scalar(self, scalar: str) -> Any:
+            analysis = super().analyze_scalar(_COLON_INSIDE.sub("x", scalar))
+            analysis.scalar = scalar
+            return analysis
+
+        def choose_scalar_style(self) -> str:
+            style: str = super().choose_scalar_style()
+            if style == "'" and ("'" in self.event.value or "\n" in self.event.value):
+                return '"'
+            return style
+
+    for kind, regexp, first in _YAML12_RESOLVERS:
+        Dumper.add_implicit_resolver(f"tag:yaml.org,2002:{kind}",
+                                     re.compile(f"^(?:{regexp})$", re.X), list(first))
+
+    def sequence(dumper: Any, data: list[Any]) -> Any:
+        flow = all(not isinstance(v, dict | list) for v in data)
+        return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+    def mapping(dumper: Any, data: dict[Any, Any]) -> Any:
+        items = [(key, _NULL_VALUE if value is None else value) for key, value in data.items()]
+        return dumper.represent_mapping("tag:yaml.org,2002:map", items, flow_style=False)
+
+    Dumper.add_representer(list, sequence)
+    Dumper.add_representer(dict, mapping)
+    Dumper.add_representer(_NullValue, lambda dumper, _: dumper.represent_scalar(
+        "tag:yaml.org,2002:null", ""))
+    return Dumper
 
 
-def _word(value: Any) -> str:
-    """A scalar as ruamel would write it, for the values the fast writer is sure of."""
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str) and _PLAIN_WORD.fullmatch(value) and len(value) < 1000 and \
-            _plain_kind(value) == "str":
-        return value
-    raise _Slow
+class _NullValue:
+    """A null mapping value, written as nothing (``round:``); a null in a list is ``null``."""
 
 
-def _write_map(data: Mapping[str, Any], indent: int, out: list[str]) -> None:
-    pad = " " * indent
-    for key, value in data.items():
-        name = _word(key) if isinstance(key, str) else _word(None)
-        if isinstance(value, dict):
-            if value:
-                out.append(f"{pad}{name}:\n")
-                _write_map(value, indent + 2, out)
-            else:
-                out.append(f"{pad}{name}: {{}}\n")
-        elif isinstance(value, list):
-            if all(not isinstance(v, dict | list) for v in value):
-                words = ", ".join("null" if v is None else _word(v) for v in value)
-                out.append(f"{pad}{name}: [{words}]\n")
-            else:
-                out.append(f"{pad}{name}:\n")
-                _write_seq(value, indent + 2, out)
-        elif value is None:
-            out.append(f"{pad}{name}:\n")
-        else:
-            out.append(f"{pad}{name}: {_word(value)}\n")
+_NULL_VALUE = _NullValue()
 
 
-def _write_seq(items: list[Any], indent: int, out: list[str]) -> None:
-    pad = " " * indent
-    for item in items:
-        if isinstance(item, dict) and item:
-            start = len(out)
-            _write_map(item, indent + 2, out)
-            out[start] = f"{pad}- {out[start][indent + 2:]}"
-        elif isinstance(item, dict):
-            out.append(f"{pad}- {{}}\n")
-        elif isinstance(item, list) or item is None:
-            raise _Slow
-        else:
-            out.append(f"{pad}- {_word(item)}\n")
+def dump_yaml(data: Mapping[str, Any], header: str | None = None) -> str:
+    """Serialise ``data`` to YAML text, deterministically (keys in insertion order), with
+    ``header`` as leading comment lines.
 
-
-def _fast_dump(data: Mapping[str, Any]) -> str | None:
-    """The text :func:`dump_yaml` writes, without ruamel's (slow) emitter; None when unsure.
-
-    Only ids, numbers, booleans and nulls are written by hand (tests compare the two
-    writers on every document of the repository).
-
-    >>> print(_fast_dump({"a": {"b": [1, "x"], "c": None}, "d": [{"e": True}]}), end="")
+    >>> print(dump_yaml({"a": {"b": [1, "x", None], "c": None}, "d": [{"e": True}]}), end="")
     a:
-      b: [1, x]
+      b: [1, x, null]
       c:
     d:
       - e: true
-    >>> _fast_dump({"a": "two words"}) is None
-    True
     """
-    out: list[str] = []
-    if not data:
-        return None
-    try:
-        _write_map(data, 0, out)
-    except _Slow:
-        return None
-    if any(len(line) > 4000 for line in out):
-        return None  # ruamel folds long lines
-    return "".join(out)
+    import yaml
 
-
-def dump_yaml(data: Mapping[str, Any], header: str | None = None, *, fast: bool = True) -> str:
-    """Serialise ``data`` to YAML text, deterministically (keys in insertion order)."""
-    quick = _fast_dump(data) if fast else None
-    if quick is not None:
-        text = quick
-    else:
-        from ruamel.yaml import YAML
-
-        yaml = YAML(typ="rt")
-        yaml.width = 4096
-        yaml.indent(mapping=2, sequence=4, offset=2)
-        buffer = io.StringIO()
-        yaml.dump(_flowify(dict(data)), buffer)
-        text = buffer.getvalue()
+    text: str = yaml.dump(dict(data), Dumper=_dumper_class(), sort_keys=False, width=4096, indent=2,
+                          allow_unicode=True, default_flow_style=False)
     if header:
         text = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + text
     return text

@@ -15,6 +15,9 @@ Event log: JSON Lines, one event per line. Every event starts with ``type``,
 ``rule`` (an R-rule, or a protocol id such as ``P2``; see ``agot rules``), ``round`` and ``phase``, then the
 fields listed for its type in :data:`EVENT_FIELDS` (a test checks that table
 against every event the engine emits). Ids are the ruleset's ids.
+
+The demo game (``scenarios/games/demo``) records reports and logs byte for byte: after changing
+a sentence on purpose, run ``python scenarios/regenerate.py`` and commit the result.
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ What a PBEM moderator does each round, with random but legal players
    and the board picture are written, and the next round starts.
 
 The game is played to its end (R2.2, R11). ``agot replay DIR`` must then exit 0;
-the test suite replays the committed directory.
+the test suite replays the committed directory. ``python scenarios/regenerate.py`` runs this
+script with every other recorded output; either imports this checkout's package, not an
+installed copy.
 """
 
 from __future__ import annotations
@@ -24,17 +26,19 @@ import shutil
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from agot_adjudicator.cli.commands import main as agot
-from agot_adjudicator.io.gamedir import current_round
-from agot_adjudicator.io.rulesets import load_ruleset
-from agot_adjudicator.io.writing import dump_yaml
-from agot_adjudicator.workflow.adjudicate import adjudicate_game
-from agot_adjudicator.workflow.autoplay import Driver
-from agot_adjudicator.workflow.validate import load_state
-
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent.parent))  # this checkout's package, even after `pip install .`
+
+from click.testing import CliRunner  # noqa: E402
+
+from agot_adjudicator.cli.commands import main as agot  # noqa: E402
+from agot_adjudicator.io.gamedir import current_round  # noqa: E402
+from agot_adjudicator.io.rulesets import load_ruleset  # noqa: E402
+from agot_adjudicator.io.writing import dump_yaml  # noqa: E402
+from agot_adjudicator.workflow.adjudicate import adjudicate_game  # noqa: E402
+from agot_adjudicator.workflow.autoplay import Driver  # noqa: E402
+from agot_adjudicator.workflow.validate import load_state  # noqa: E402
+
 MAX_RUNS = 60
 
 

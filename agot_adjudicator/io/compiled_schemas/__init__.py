@@ -1,0 +1,1 @@
+"""JSON Schemas compiled into Python by fastjsonschema (generated: see io/schemas.py)."""
