@@ -132,3 +132,28 @@ def test_same_bytes_under_different_hash_seeds(game, tmp_path):
         assert proc.returncode == 0, proc.stderr
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
+
+
+def test_westeros_phase_order_without_units_validate_warns_and_adjudicate_asks(runner, tmp_path):
+    """R4.4: orders sent before the Westeros phase are checked after its cards; `validate` and
+    `adjudicate` agree (one check, workflow.validate.house_problems): a warning, not exit 1,
+    and the run asks for the orders again with the reason."""
+    state = tmp_path / "state.yaml"
+    assert runner.invoke(main, ["new", "--seed", "1", "-o", str(state)]).exit_code == 0
+    data = YAML(typ="safe").load(state.read_text())
+    data["round"], data["phase"] = 2, "westeros"
+    with state.open("w") as f:
+        YAML().dump(data, f)
+    orders = tmp_path / "stark.yaml"
+    orders.write_text("format: agot-orders/1\nround: 2\nhouse: stark\n"
+                      "orders: {winterfell: march_0, karhold: raid}\n")
+    checked = runner.invoke(main, ["validate", str(state), str(orders)])
+    assert checked.exit_code == 0, checked.output
+    assert ("stark has no units in karhold (no units there); orders go only where the house "
+            "has units (R4.1) (now, before the Westeros phase; if it still does not fit after "
+            "the cards, these orders are asked again, R4.4)") in checked.stderr
+    run = runner.invoke(main, ["adjudicate", str(state), str(orders), "-o",
+                               str(tmp_path / "next.yaml")])
+    assert run.exit_code == 3, run.output
+    assert "id: r2/orders/stark" in run.stdout
+    assert "stark has no units in karhold" in run.stdout

@@ -98,10 +98,8 @@ from agot_adjudicator.engine.house_cards import (
     texts_for,
 )
 from agot_adjudicator.engine.support import Declaration, declare_support
-from agot_adjudicator.model.state import sort_units
-
-CASUALTY_DEFAULT_ORDER = ("footman", "ship", "knight")
-"""Default casualties: cheapest first (R6.7 default, DESIGN.md §1)."""
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState, sort_units
 
 
 @dataclass(frozen=True)
@@ -408,7 +406,7 @@ def default_units(pool: Sequence[str], count: int) -> list[str]:
     >>> default_units(["knight", "ship", "footman"], 2)
     ['footman', 'ship']
     """
-    ranked = sorted(pool, key=CASUALTY_DEFAULT_ORDER.index)
+    ranked = sorted(pool, key=board.LOSS_ORDER.index)
     return sort_units(ranked[:count])
 
 
@@ -517,15 +515,24 @@ def kept_by_supply(ctx: Context, house: str, to: str, units: int, leaving: str |
 
 def retreat_areas(ctx: Context, fight: Fight) -> list[str]:
     """Legal retreat areas for the defender's survivors (R6.9, R5.4, R5.5), in id order."""
-    rs, s = ctx.ruleset, ctx.state
-    house = fight.house("defender")
-    at_sea = rs.areas[fight.area].is_sea
-    near = set(rs.areas[fight.area].adjacent)
+    return retreat_options(ctx.state, ctx.ruleset, fight.house("defender"), fight.area,
+                           fight.origin)
+
+
+def retreat_options(s: GameState, rs: Ruleset, house: str, area: str,
+                    origin: str | None = None) -> list[str]:
+    """Where ``house``'s units beaten in ``area`` may retreat (R6.9, R5.4, R5.5), in id order.
+
+    ``origin``, the attacker's origin, is never legal; None when not known yet
+    (the order template lists the options before any battle).
+    """
+    at_sea = rs.areas[area].is_sea
+    near = list(rs.areas[area].adjacent)
     if not at_sea:
-        near.update(board.transport_reach(s, rs, house, fight.area))
+        near += board.transport_reach(s, rs, house, area)
     out = []
     for area_id in rs.area_ids:
-        if area_id not in near or area_id == fight.origin:
+        if area_id not in near or area_id == origin:
             continue
         if rs.areas[area_id].is_sea != at_sea:
             continue

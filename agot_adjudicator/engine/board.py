@@ -11,6 +11,10 @@ from agot_adjudicator.model.state import GameState, sort_units
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
 """Strength of a standing unit in battle (R6.3)."""
 
+LOSS_ORDER = ("footman", "ship", "knight")
+"""Default order of unit types to lose (casualties R6.7, supply R3.4, wildlings R8.4): cheapest
+mustering cost first. The one definition; plans may give another order."""
+
 
 def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
     """The house that controls a land area (R13.1, R5.6), or None; sea areas: None."""

@@ -38,14 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agot_adjudicator.engine.board import barrels, unit_counts
+from agot_adjudicator.engine.board import LOSS_ORDER, barrels, unit_counts
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState
-
-DEFAULT_PRIORITY = ("footman", "ship", "knight")
-"""Default order of unit types to lose: cheapest mustering cost first (documented default)."""
 
 Unit = tuple[str, str]
 """(area, unit type)."""
@@ -273,7 +270,7 @@ def resolve_supply(ctx: Context) -> None:
             result = reduction_for(s, rs, house, level, value)
             return result if isinstance(result, str) else None
 
-        default = list(DEFAULT_PRIORITY)
+        default = list(LOSS_ORDER)
         example = plan_reduction(s, rs, house, level, default)
         request = Request(
             ctx.rid("supply", "reduce", house), house, "supply_reduction",

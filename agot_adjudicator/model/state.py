@@ -14,8 +14,27 @@ from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 
 STATE_FORMAT = "agot-state/1"
 PHASES = ("westeros", "planning", "action", "ended")
-RESTRICTIONS = ("sea_of_storms", "storm_of_swords", "feast_for_crows", "rains_of_autumn")
-"""Westeros cards whose effect lasts for the round (R3.9–R3.12)."""
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """A Westeros card whose effect lasts for the round (R3.9–R3.12)."""
+
+    rule: str
+    forbids: str | None
+    """The order kind that may not be placed this round (R4.4), or None."""
+    text: str
+    """The effect in a few words, for players."""
+
+
+RESTRICTIONS: dict[str, Restriction] = {
+    "sea_of_storms": Restriction("R3.9", "raid", "no Raid orders (R3.9)"),
+    "storm_of_swords": Restriction("R3.10", "defense", "no Defense orders (R3.10)"),
+    "feast_for_crows": Restriction("R3.11", "consolidate_power",
+                                   "no Consolidate Power orders (R3.11)"),
+    "rains_of_autumn": Restriction("R3.12", None, "supporting footmen add no strength (R3.12)"),
+}
+"""The restriction cards, the one place that defines them (R3.9–R3.12)."""
 
 
 def sort_units(units: list[str]) -> list[str]:

@@ -18,16 +18,13 @@ from agot_adjudicator.io.submissions import (
     Source,
     Submissions,
     answer_id_problems,
-    bid_problems,
     collect,
-    order_problems,
-    plan_problems,
 )
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.workflow.present import state_text
-from agot_adjudicator.workflow.validate import load_state, load_submissions
+from agot_adjudicator.workflow.validate import house_problems, load_state, load_submissions
 
 # --- adjudicate ----------------------------------------------------------------------------
 
@@ -88,15 +85,8 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     subs, problems = collect(docs, state, ruleset)
     for house in state.order_of_play():
         section = subs.sections.get(house)
-        if section is None:
-            continue
-        if section.orders is not None and state.phase == "action":
-            problems.append(section.sources["orders"].problem(
-                "orders are placed in the planning phase; the state is in the action phase"))
-        elif state.phase == "planning":
-            problems.extend(order_problems(section, state, ruleset))
-        problems.extend(bid_problems(section, state))
-        problems.extend(plan_problems(section, ruleset))
+        if section is not None:
+            problems.extend(house_problems(section, state, ruleset))
     problems.extend(answer_id_problems(subs, state, ruleset))
     if problems:
         raise InputError(problems)

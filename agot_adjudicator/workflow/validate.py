@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
     SECTION_KEYS,
+    HouseSection,
     Submissions,
     bid_problems,
     collect,
@@ -83,14 +85,48 @@ def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> l
                 continue
             if ruleset.order_tokens[order].kind != "support":
                 continue
-            land_units = all(u != "ship" for u in state.area(area_id).units)
-            candidates = [a for a in ruleset.areas[area_id].adjacent
-                          if not (land_units and ruleset.areas[a].is_sea)]
+            candidates = support_reach(ruleset, area_id)
             if not any(state.area(a).units or state.area(a).neutral_force for a in candidates):
                 warnings.append(src.problem(f"support order in {area_id}: no area it can support "
                                             "holds units or a neutral force, so no battle can "
                                             "use it (R6.2)", area_id))
     return warnings
+
+
+def house_problems(section: HouseSection, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """What refuses one house's section before a run: the same for ``validate`` and ``adjudicate``.
+
+    Orders are placed in the planning phase (R4). In a planning-phase state they
+    must be legal now (R4.1–R4.4); after it (action phase, ended game) they are
+    refused. In a Westeros-phase state the engine checks them only when the
+    planning phase comes, after the cards have moved units and brought their
+    restrictions: an order that no longer fits is then asked again (R4.4), so
+    it is not refused here (``validate`` warns, :func:`early_order_warnings`).
+    Bids are checked against the power available now (R7.1, R8.1) and plans
+    against the ruleset's ids.
+    """
+    problems: list[Problem] = []
+    if section.orders is not None and state.phase not in ("westeros", "planning"):
+        problems.append(section.sources["orders"].problem(
+            f"orders are placed in the planning phase; the state is in the {state.phase} phase"))
+    elif state.phase == "planning":
+        problems.extend(order_problems(section, state, ruleset))
+    problems.extend(bid_problems(section, state))
+    problems.extend(plan_problems(section, ruleset))
+    return problems
+
+
+def early_order_warnings(section: HouseSection, state: GameState,
+                         ruleset: Ruleset) -> list[Problem]:
+    """Orders given before the Westeros phase that do not fit the board as it is now (R4.4).
+
+    The engine checks them after the Westeros cards (which may muster, reduce
+    units or forbid orders); one that still does not fit is asked again then.
+    """
+    return [Problem(p.file, p.line, p.column, p.path,
+                    f"{p.message} (now, before the Westeros phase; if it still does not fit "
+                    "after the cards, these orders are asked again, R4.4)")
+            for p in order_problems(section, state, ruleset)]
 
 
 def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset) -> Validation:
@@ -107,20 +143,14 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         return result
     subs, problems = collect(docs, state, ruleset)
     result.problems.extend(problems)
-    planning = state.phase in ("westeros", "planning")
     for house in state.order_of_play():
         section = subs.sections.get(house)
-        if section is None:
-            continue
-        if section.orders is not None and not planning:
-            result.problems.append(section.sources["orders"].problem(
-                f"orders are placed in the planning phase; the state is in the {state.phase} "
-                "phase"))
-        else:
-            result.problems.extend(order_problems(section, state, ruleset))
-        result.problems.extend(bid_problems(section, state))
-        result.problems.extend(plan_problems(section, ruleset))
+        if section is not None:
+            result.problems.extend(house_problems(section, state, ruleset))
     if not result.problems:
+        for house in state.order_of_play():
+            if house in subs.sections and state.phase == "westeros":
+                result.warnings.extend(early_order_warnings(subs.sections[house], state, ruleset))
         result.warnings.extend(support_warnings(subs, state, ruleset))
         result.warnings.extend(empty_submission_warnings(docs))
     return result
