@@ -97,16 +97,17 @@ def house_problems(section: HouseSection, state: GameState, ruleset: Ruleset) ->
     """What refuses one house's section before a run: the same for ``validate`` and ``adjudicate``.
 
     Orders are placed in the planning phase (R4). In a planning-phase state they
-    must be legal now (R4.1–R4.4); after it (action phase, ended game) they are
-    refused. In a Westeros-phase state the engine checks them only when the
-    planning phase comes, after the cards have moved units and brought their
-    restrictions: an order that no longer fits is then asked again (R4.4), so
-    it is not refused here (``validate`` warns, :func:`early_order_warnings`).
-    Bids are checked against the power available now (R7.1, R8.1) and plans
-    against the ruleset's ids.
+    must be legal now (R4.1–R4.4); in an action-phase state they are refused. In
+    a Westeros-phase state the engine checks them only when the planning phase
+    comes, after the cards have moved units and brought their restrictions: an
+    order that no longer fits is then asked again (R4.4), so it is not refused
+    here (``validate`` warns, :func:`early_order_warnings`). An ended game
+    resolves nothing (R11), so its orders are not checked. Bids are checked
+    against the power available now (R7.1, R8.1) and plans against the
+    ruleset's ids.
     """
     problems: list[Problem] = []
-    if section.orders is not None and state.phase not in ("westeros", "planning"):
+    if section.orders is not None and state.phase == "action":
         problems.append(section.sources["orders"].problem(
             f"orders are placed in the planning phase; the state is in the {state.phase} phase"))
     elif state.phase == "planning":
