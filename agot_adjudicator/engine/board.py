@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState, sort_units
@@ -63,14 +61,9 @@ def gain_power(ctx: Context, house: str, amount: int) -> int:
     return gained
 
 
-def armies(state: GameState, house: str, extra: Iterable[tuple[str, int]] = ()) -> list[int]:
-    """Unit counts per area of ``house`` (every area; sizes < 2 are not armies, R9.1).
-
-    ``extra`` adds (area, count) pairs, e.g. units about to arrive.
-    """
-    counts = {a: len(s.units) for a, s in state.areas.items() if s.house == house and s.units}
-    for area_id, n in extra:
-        counts[area_id] = counts.get(area_id, 0) + n
+def armies(state: GameState, house: str) -> list[int]:
+    """Unit counts per area of ``house`` (every area; sizes < 2 are not armies, R9.1)."""
+    counts = unit_counts(state, house)
     return [counts[a] for a in sorted(counts)]
 
 

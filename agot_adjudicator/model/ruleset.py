@@ -130,15 +130,6 @@ class Ruleset:
         """All area ids, land first then sea, each alphabetical (the fixed id order)."""
         return tuple(self.areas)
 
-    def area(self, area_id: str) -> Area:
-        return self.areas[area_id]
-
-    def is_adjacent(self, a: str, b: str) -> bool:
-        return b in self.areas[a].adjacent
-
-    def order(self, order_id: str) -> OrderToken:
-        return self.order_tokens[order_id]
-
     def deck_wildling(self, deck: str, card: str) -> bool:
         """Whether ``card`` of deck ``deck`` bears the wildling icon."""
         return any(c.card == card and c.wildling for c in self.decks[deck])
