@@ -114,7 +114,7 @@ def test_area_without_xy_is_broken_ruleset_data(runner, tmp_path):
     board.write_text(text.replace("    xy: [530, 260]\n", ""), encoding="utf-8")
     result = runner.invoke(main, ["--ruleset", str(rules), "new", "--seed", "1", "-o",
                                   str(tmp_path / "s.yaml")])
-    assert result.exit_code == 4
+    assert result.exit_code == 5
     assert "board: winterfell has no xy (its place on the map)" in result.stderr
     assert not (tmp_path / "s.yaml").exists()
 

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.errors import AgotError, InputError
-from agot_adjudicator.io.reading import Document, load_yaml, parse_text
+from agot_adjudicator.errors import AgotError, InputError, MalformedInput
+from agot_adjudicator.io.reading import Document, parse_text
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
+from agot_adjudicator.workflow.validate import read_yaml
 
 _MISSING = object()
 
@@ -102,7 +103,7 @@ def run_case(case: Mapping[str, Any], ruleset: Ruleset, name: str = "case") -> O
         for doc in docs:
             problems += schema_problems(doc, "orders")
         if problems:
-            raise InputError(problems)
+            raise MalformedInput(problems)
         run = adjudicate_docs(state_doc, docs, ruleset, tuple(options.get("nmr", [])),
                                   bool(options.get("defaults", False)))
         result = run.result
@@ -152,11 +153,11 @@ def compare(expect: Mapping[str, Any], outcome: Outcome) -> None:
 
 
 def load_case(path: Path) -> Document:
-    """Load and schema-check a case file (raises :class:`InputError`)."""
-    doc = load_yaml(path)
+    """Load and schema-check a case file (raises :class:`MalformedInput`)."""
+    doc = read_yaml(str(path))
     problems = schema_problems(doc, "scenario")
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return doc
 
 

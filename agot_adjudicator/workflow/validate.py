@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agot_adjudicator.engine.support import support_reach
-from agot_adjudicator.errors import InputError, Problem, UsageError
+from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
@@ -24,22 +24,34 @@ from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 
 
+def read_yaml(path: str) -> Document:
+    """Read a file as safe YAML; a file that cannot be read or parsed is :class:`MalformedInput`."""
+    try:
+        return load_yaml(path)
+    except MalformedInput:
+        raise
+    except InputError as exc:
+        raise MalformedInput(exc.problems) from None
+
+
 def load_state(path: str, ruleset: Ruleset) -> tuple[Document, GameState]:
-    """Load a state file: safe YAML, schema, then rule checks. Raises :class:`InputError`."""
-    doc = load_yaml(path)
+    """Load a state file: safe YAML, schema (:class:`MalformedInput`), then rule checks
+    (:class:`IllegalInput`)."""
+    doc = read_yaml(path)
     problems = schema_problems(doc, "state")
-    if not problems:
-        problems = state_problems(doc, ruleset)
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
+    problems = state_problems(doc, ruleset)
+    if problems:
+        raise IllegalInput(problems)
     return doc, GameState.from_dict(doc.data)
 
 
 def load_submissions(paths: Sequence[str]) -> list[Document]:
-    """Load submission files; every problem of every file at once."""
+    """Load submission files; every problem of every file at once (:class:`MalformedInput`)."""
     docs, problems = read_submissions(paths)
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return docs
 
 
@@ -48,7 +60,7 @@ def read_submissions(paths: Sequence[str]) -> tuple[list[Document], list[Problem
     docs, problems = [], []
     for path in paths:
         try:
-            doc = load_yaml(path)
+            doc = read_yaml(path)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
@@ -66,6 +78,13 @@ class Validation:
 
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    malformed: list[Problem] = field(default_factory=list)
+    """The problems that are malformed input (YAML, schema); the others are illegal input."""
+
+    def error(self) -> InputError:
+        """The error that refuses these problems, of the class that names their kind."""
+        illegal = [p for p in self.problems if p not in self.malformed]
+        return InputError.of(self.malformed, illegal)
 
 
 def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
@@ -137,9 +156,12 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         _, state = load_state(state_path, ruleset)
     except InputError as exc:
         result.problems.extend(exc.problems)
+        if isinstance(exc, MalformedInput):
+            result.malformed.extend(exc.problems)
         state = None
     docs, problems = read_submissions(orders_paths)
     result.problems.extend(problems)
+    result.malformed.extend(problems)
     if state is None:
         return result
     subs, problems = collect(docs, state, ruleset)
@@ -181,8 +203,8 @@ def load_state_lenient(path: str, ruleset: Ruleset) -> tuple[GameState, list[Pro
     For comparing states (``agot diff``): a state that breaks a rule, or was
     made with another ruleset, can still be compared value by value.
     """
-    doc = load_yaml(path)
+    doc = read_yaml(path)
     problems = schema_problems(doc, "state")
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return GameState.from_dict(doc.data), state_problems(doc, ruleset)
