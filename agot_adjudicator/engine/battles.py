@@ -266,9 +266,8 @@ def apply_effect(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Mo
     elif effect.kind == "destroy_footman":
         fight.units[target].remove("footman")
         if target == "defender":
-            here = ctx.state.area(fight.area)
-            here.units.remove("footman")
-            ctx.state.set_area(fight.area, here)
+            with ctx.state.edit(fight.area) as here:
+                here.units.remove("footman")
         detail["unit"] = "footman"
         if not fight.units[target] and mods.lost_at_once is None:
             mods.lost_at_once = target
@@ -487,9 +486,9 @@ def take_casualties(ctx: Context, fight: Fight, loser: str) -> None:
     for unit in dead:
         pool.remove(unit)
     if loser == "defender" and dead:
-        here = ctx.state.area(fight.area)
-        for unit in dead:
-            here.units.remove(unit)
+        with ctx.state.edit(fight.area) as here:
+            for unit in dead:
+                here.units.remove(unit)
     ctx.emit("casualties", "R6.7", house=house, area=fight.area, swords=swords, forts=forts,
              count=count, units=dead)
 
@@ -555,11 +554,10 @@ def _destroy(ctx: Context, house: str, area: str, units: Sequence[str], reason: 
 
 
 def _place_routed(ctx: Context, house: str, area_id: str, units: Sequence[str]) -> None:
-    here = ctx.state.area(area_id)
-    here.house = house
-    here.units = sort_units([*here.units, *units])
-    here.routed = sort_units([*here.routed, *units])
-    ctx.state.set_area(area_id, here)
+    with ctx.state.edit(area_id) as here:
+        here.house = house
+        here.units = sort_units([*here.units, *units])
+        here.routed = sort_units([*here.routed, *units])
 
 
 def _supply_cut(ctx: Context, fight: Fight, house: str, to: str, units: list[str],
@@ -594,14 +592,13 @@ def defender_retreats(ctx: Context, fight: Fight) -> None:
     its units already routed there are destroyed; the embattled area is emptied."""
     s = ctx.state
     house = fight.house("defender")
-    here = s.area(fight.area)
-    _destroy(ctx, house, fight.area, here.routed, "routed units cannot retreat again", "R6.9")
+    with s.edit(fight.area) as here:
+        _destroy(ctx, house, fight.area, here.routed, "routed units cannot retreat again", "R6.9")
+        here.units = []
+        order, here.order = here.order, None
+        if here.power_token is not None and here.power_token != fight.house("attacker"):
+            here.power_token = None
     survivors = list(fight.units["defender"])
-    here.units, here.routed = [], []
-    order, here.order = here.order, None
-    if here.power_token is not None and here.power_token != fight.house("attacker"):
-        here.power_token = None
-    s.set_area(fight.area, here)
     if order is not None:
         ctx.emit("order_removed", "R6.11", area=fight.area, house=house, order=order,
                  by="battle lost")
@@ -643,15 +640,14 @@ def occupy(ctx: Context, fight: Fight) -> None:
     """R6.11: the winning attacker's units stand in the embattled area."""
     s = ctx.state
     house = fight.house("attacker")
-    here = s.area(fight.area)
-    if here.power_token is not None and here.power_token != house:
-        ctx.emit("power_token_returned", "R5.5", area=fight.area, house=here.power_token)
-        here.power_token = None
-    here.house = house
-    here.units = sort_units(list(fight.units["attacker"]))
-    here.routed = []
-    here.order = None
-    s.set_area(fight.area, here)
+    with s.edit(fight.area) as here:
+        if here.power_token is not None and here.power_token != house:
+            ctx.emit("power_token_returned", "R5.5", area=fight.area, house=here.power_token)
+            here.power_token = None
+        here.house = house
+        here.units = sort_units(list(fight.units["attacker"]))
+        here.routed = []
+        here.order = None
     ctx.emit("area_occupied", "R6.11", house=house, area=fight.area, units=here.units)
 
 

@@ -19,7 +19,7 @@ def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
     area = ruleset.areas[area_id]
     if area.is_sea:
         return None
-    here = state.areas.get(area_id)  # not state.area(): no empty AreaState built (a hot path)
+    here = state.areas.get(area_id)
     if here is not None:
         if here.units and here.house is not None:
             return here.house

@@ -241,9 +241,9 @@ def _renly(ctx: Context, fight: Fight, role: str) -> None:
     units.remove("footman")
     units.append("knight")
     if role == "defender":
-        here = ctx.state.area(fight.area)
-        here.units.remove("footman")
-        here.units.append("knight")
+        with ctx.state.edit(fight.area) as here:
+            here.units.remove("footman")
+            here.units.append("knight")
     ctx.emit("unit_upgraded", "R6.4", house=house, area=fight.area, unit="footman",
              to="knight", by="renly_baratheon")
 

@@ -39,7 +39,7 @@ from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, AnswerError, Pending, PendingDecision, Request
 from agot_adjudicator.model.naming import one_of
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.model.state import AreaState, GameState, sort_units
+from agot_adjudicator.model.state import GameState, sort_units
 
 COSTS = {"footman": 1, "knight": 2, "ship": 1, "upgrade": 1}
 """Mustering costs (R3.5)."""
@@ -135,18 +135,14 @@ def apply_musters(ctx: Context, house: str, castle: str, steps: list[Muster]) ->
     """Place the mustered units (R3.5); emit ``mustered`` per step and ``muster_done``."""
     s = ctx.state
     for step in steps:
-        here = s.area(step.area)
-        if not here.units:
-            here = AreaState(house=house, units=[], power_token=here.power_token,
-                             neutral_force=here.neutral_force)
-        if step.kind == "upgrade":
-            here.units.remove("footman")
-            here.units.append("knight")
-        else:
-            here.units.append(step.kind)
-        here.house = house
-        here.units = sort_units(here.units)
-        s.set_area(step.area, here)
+        with s.edit(step.area) as here:
+            if step.kind == "upgrade":
+                here.units.remove("footman")
+                here.units.append("knight")
+            else:
+                here.units.append(step.kind)
+            here.house = house
+            here.units = sort_units(here.units)
         ctx.emit("mustered", "R3.5", house=house, castle=castle, unit=step.kind, area=step.area)
     points = ctx.ruleset.areas[castle].mustering_points
     spent = sum(COSTS[step.kind] for step in steps)

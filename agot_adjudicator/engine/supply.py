@@ -65,17 +65,14 @@ def destroy_unit(ctx: Context, house: str, area_id: str, unit: str, rule: str, c
     A house whose last unit leaves a land area keeps control only through a
     power token or its home area (R13.1).
     """
-    here = ctx.state.areas[area_id]
-    assert here.house == house and unit in here.units, (house, area_id, unit)
-    here.units.remove(unit)
-    standing = here.units.count(unit)
-    if here.routed.count(unit) > standing:
-        here.routed.remove(unit)
-    if not here.units:
-        here.house = None
-        here.routed = []
-        here.order = None
-    ctx.state.set_area(area_id, here)
+    with ctx.state.edit(area_id) as here:
+        assert here.house == house and unit in here.units, (house, area_id, unit)
+        here.units.remove(unit)
+        standing = here.units.count(unit)
+        if here.routed.count(unit) > standing:
+            here.routed.remove(unit)
+        if not here.units:
+            here.order = None  # an order needs units (R4.1)
     ctx.emit("unit_destroyed", rule, house=house, area=area_id, unit=unit, cause=cause)
 
 
