@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agot_adjudicator.engine import board
@@ -92,6 +92,7 @@ from agot_adjudicator.engine.house_cards import (
     ON_WIN,
     ROLES,
     WINDOWS,
+    Attack,
     Effect,
     Fight,
     opponent,
@@ -103,19 +104,42 @@ from agot_adjudicator.model.state import GameState, sort_units
 
 
 @dataclass(frozen=True)
-class Attack:
-    """A march that starts a battle (R6.1).
+class Strength:
+    """One side's strength in a battle, broken down (R6.3): units, order, support, then the
+    house card (R6.4) and the Valyrian Steel Blade (R6.5) once known."""
 
-    ``units`` have already left ``origin`` (they stand nowhere while the battle
-    is fought); ``key`` prefixes the battle's decision ids (``r3/march@lannisport``).
-    """
+    house: str
+    units: dict[str, dict[str, int]]
+    """Unit type → ``count`` and ``strength`` of each."""
+    units_strength: int
+    order: dict[str, Any] | None
+    """The March or Defense order: ``order`` and ``bonus``; None without one."""
+    support: list[dict[str, Any]]
+    """Per Support order backing this side: ``area``, ``house``, ``strength``."""
+    card: dict[str, Any] | None = None
+    """The house card: ``card`` and printed ``strength``; None before the cards."""
+    blade: int = 0
 
-    key: str
-    attacker: str
-    origin: str
-    target: str
-    units: tuple[str, ...]
-    march_order: str
+    @property
+    def total(self) -> int:
+        return (self.units_strength + (self.order["bonus"] if self.order else 0)
+                + sum(x["strength"] for x in self.support)
+                + (self.card["strength"] if self.card else 0) + self.blade)
+
+    def with_blade(self) -> Strength:
+        """This side with the Blade's +1 (R6.5)."""
+        return replace(self, blade=self.blade + 1)
+
+    def to_event(self) -> dict[str, Any]:
+        """The breakdown as the ``battle`` event's ``sides`` entry."""
+        out: dict[str, Any] = {"house": self.house, "units": self.units,
+                               "units_strength": self.units_strength, "order": self.order,
+                               "support": self.support}
+        if self.card is not None:
+            out["card"] = self.card
+            out["blade"] = self.blade
+        out["total"] = self.total
+        return out
 
 
 @dataclass
@@ -145,13 +169,12 @@ def resolve_battle(ctx: Context, attack: Attack) -> None:
     target = s.area(attack.target)
     defender = target.house
     assert defender is not None and target.units, "a battle needs a defending house"
-    fight = Fight(attack.key, attack.target, attack.origin, attack.march_order,
-                  {"attacker": attack.attacker, "defender": defender},
+    fight = Fight(attack, defender,
                   {"attacker": sort_units(list(attack.units)), "defender": target.standing()})
     declarations = declare_support(ctx, attack.key, attack.target, attack.attacker, defender)
 
-    # Step 3: house cards (R6.4), chosen with the strengths so far known.
-    before = {r: strength(ctx, fight, r, declarations, Modifiers.none(), with_card=False)["total"]
+    # Step 2: house cards (R6.4), chosen with the strengths so far known.
+    before = {r: strength(ctx, fight, r, declarations, Modifiers.none(), with_card=False).total
               for r in ROLES}
     ask_house_cards(ctx, fight, before)
     ctx.emit("house_cards_revealed", "R6.4", area=fight.area,
@@ -165,12 +188,11 @@ def resolve_battle(ctx: Context, attack: Attack) -> None:
     else:
         blade_role = ask_blade(ctx, fight, totals)
         if blade_role is not None:
-            totals[blade_role]["blade"] = 1
-            totals[blade_role]["total"] += 1
+            totals[blade_role] = totals[blade_role].with_blade()
         fight.winner = winner_of(ctx, fight, totals)
     emit_summary(ctx, fight, totals, mods)
 
-    winner, loser = fight.winner, opponent(fight.winner)
+    winner, loser = fight.winner, fight.loser
     on_win = ON_WIN.get(fight.cards[winner])
     if on_win is not None and winner not in fight.cancelled:
         on_win(ctx, fight, winner)
@@ -303,8 +325,8 @@ def apply_effect(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Mo
 # --- strength --------------------------------------------------------------------------------
 
 def strength(ctx: Context, fight: Fight, role: str, declarations: Sequence[Declaration],
-             mods: Modifiers, *, with_card: bool = True) -> dict[str, Any]:
-    """One side's strength broken down (R6.3): units, order, support, card; ``total``."""
+             mods: Modifiers, *, with_card: bool = True) -> Strength:
+    """One side's strength broken down (R6.3): units, order, support, and the card (R6.4)."""
     rs, s = ctx.ruleset, ctx.state
     house = fight.house(role)
     values = mods.unit_values[role]
@@ -328,29 +350,23 @@ def strength(ctx: Context, fight: Fight, role: str, declarations: Sequence[Decla
         if role in mods.zero_supporting_ships:
             value -= s.area(d.area).standing().count("ship")
         support.append({"area": d.area, "house": d.house, "strength": value})
-    out: dict[str, Any] = {"house": house, "units": units, "units_strength": unit_total,
-                           "order": order, "support": support}
-    total = unit_total + (order["bonus"] if order else 0) + sum(x["strength"] for x in support)
+    card = None
     if with_card:
-        card = fight.cards[role]
-        printed = 0 if role in mods.zero_printed else rs.house_cards[card].strength
-        out["card"] = {"card": card, "strength": printed}
-        total += printed
-        out["blade"] = 0
-    out["total"] = total
-    return out
+        printed = 0 if role in mods.zero_printed else rs.house_cards[fight.cards[role]].strength
+        card = {"card": fight.cards[role], "strength": printed}
+    return Strength(house, units, unit_total, order, support, card)
 
 
-def winner_of(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> str:
+def winner_of(ctx: Context, fight: Fight, totals: dict[str, Strength]) -> str:
     """The winning role: higher total, ties to the higher Fiefdoms position (R6.6)."""
-    a, d = totals["attacker"]["total"], totals["defender"]["total"]
+    a, d = totals["attacker"].total, totals["defender"].total
     if a != d:
         return "attacker" if a > d else "defender"
     fiefdoms = ctx.state.tracks["fiefdoms"]
     return min(ROLES, key=lambda r: fiefdoms.index(fight.house(r)))
 
 
-def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> str | None:
+def ask_blade(ctx: Context, fight: Fight, totals: dict[str, Strength]) -> str | None:
     """The role that uses the Valyrian Steel Blade (R6.5), or None; marks it used."""
     s = ctx.state
     holder = s.holder("fiefdoms")
@@ -359,8 +375,7 @@ def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> 
     role = "attacker" if fight.house("attacker") == holder else "defender"
     if winner_of(ctx, fight, totals) == role:
         return None
-    boosted = {r: dict(v) for r, v in totals.items()}
-    boosted[role]["total"] += 1
+    boosted = {**totals, role: totals[role].with_blade()}
     if winner_of(ctx, fight, boosted) != role:
         return None
     plan: Any = ctx.inputs.plan(holder, "blade")
@@ -368,8 +383,8 @@ def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> 
         plan = plan.get(fight.area)
     candidate: Any = NO_PLAN if plan is None else plan in ("auto", "always")
     request = Request(f"{fight.key}/blade/{holder}", holder, "blade",
-                      f"battle in {fight.area}: {totals['attacker']['total']} to "
-                      f"{totals['defender']['total']}; the Valyrian Steel Blade (+1, once per "
+                      f"battle in {fight.area}: {totals['attacker'].total} to "
+                      f"{totals['defender'].total}; the Valyrian Steel Blade (+1, once per "
                       "round) would win it for you. Use it?", (True, False), False)
     if not ctx.ask(request, candidate):
         return None
@@ -378,11 +393,11 @@ def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> 
     return role
 
 
-def emit_summary(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]],
+def emit_summary(ctx: Context, fight: Fight, totals: dict[str, Strength],
                  mods: Modifiers) -> None:
     """The ``battle`` event: both sides' strength broken down, the winner and why."""
     assert fight.winner is not None
-    a, d = totals["attacker"]["total"], totals["defender"]["total"]
+    a, d = totals["attacker"].total, totals["defender"].total
     if mods.lost_at_once is not None:
         decided = "last_unit_destroyed"
     elif a == d:
@@ -391,9 +406,9 @@ def emit_summary(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]],
         decided = "strength"
     ctx.emit("battle", "R6", area=fight.area, origin=fight.origin,
              attacker=fight.house("attacker"), defender=fight.house("defender"),
-             totals={fight.house(r): totals[r]["total"] for r in ROLES},
-             sides={r: totals[r] for r in ROLES}, winner=fight.house(fight.winner),
-             loser=fight.house(opponent(fight.winner)), decided_by=decided,
+             totals={fight.house(r): totals[r].total for r in ROLES},
+             sides={r: totals[r].to_event() for r in ROLES}, winner=fight.house(fight.winner),
+             loser=fight.house(fight.loser), decided_by=decided,
              fiefdoms=[h for h in ctx.state.tracks["fiefdoms"] if h in fight.houses.values()])
 
 

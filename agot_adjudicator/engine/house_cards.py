@@ -74,31 +74,69 @@ def opponent(role: str) -> str:
     return "defender" if role == "attacker" else "attacker"
 
 
+@dataclass(frozen=True)
+class Attack:
+    """A march that starts a battle (R6.1).
+
+    ``units`` have already left ``origin`` (they stand nowhere while the battle
+    is fought); ``key`` prefixes the battle's decision ids (``r3/march@lannisport``).
+    """
+
+    key: str
+    attacker: str
+    origin: str
+    target: str
+    units: tuple[str, ...]
+    march_order: str
+
+
 @dataclass
 class Fight:
-    """A battle being fought (R6): the two sides, their fighting units and cards.
+    """A battle being fought (R6): the :class:`Attack` that started it, the defender, the
+    fighting units and cards of both sides, and (once known) the winning role.
 
     ``units`` maps a role to the *standing* units that fight (routed units
     never fight, R6.10); for the attacker they are off the board until the
     battle ends.
     """
 
-    key: str
-    area: str
-    origin: str
-    march_order: str
-    houses: dict[str, str]
+    attack: Attack
+    defender: str
     units: dict[str, list[str]]
     cards: dict[str, str] = field(default_factory=dict)
     cancelled: list[str] = field(default_factory=list)
     winner: str | None = None
 
-    def house(self, role: str) -> str:
-        return self.houses[role]
+    @property
+    def key(self) -> str:
+        return self.attack.key
 
     @property
-    def loser(self) -> str | None:
-        return None if self.winner is None else opponent(self.winner)
+    def area(self) -> str:
+        """The embattled area."""
+        return self.attack.target
+
+    @property
+    def origin(self) -> str:
+        return self.attack.origin
+
+    @property
+    def march_order(self) -> str:
+        return self.attack.march_order
+
+    @property
+    def houses(self) -> dict[str, str]:
+        """Role → house."""
+        return {"attacker": self.attack.attacker, "defender": self.defender}
+
+    def house(self, role: str) -> str:
+        return self.attack.attacker if role == "attacker" else self.defender
+
+    @property
+    def loser(self) -> str:
+        """The losing role; only once the winner is known."""
+        assert self.winner is not None, "the battle is not decided yet"
+        return opponent(self.winner)
 
 
 @dataclass(frozen=True)
