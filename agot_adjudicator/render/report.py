@@ -13,8 +13,9 @@ appends that house's own hand, its submitted bids and its pending questions.
 
 Event log: JSON Lines, one event per line. Every event starts with ``type``,
 ``rule`` (the R-rule, or ``DESIGN§1``), ``round`` and ``phase``, then the
-fields listed for its type in :data:`EVENT_FIELDS` (a test checks that table
-against every event the engine emits). Ids are the ruleset's ids.
+fields listed for its type in :data:`~agot_adjudicator.engine.events.EVENT_FIELDS`, where
+events are defined (a test checks that table against every event the engine emits). Ids
+are the ruleset's ids.
 """
 
 from __future__ import annotations
@@ -36,117 +37,6 @@ PHASE_TITLES = {"westeros": "Westeros phase", "planning": "Planning phase",
                 "action": "Action phase", "ended": "End of the game"}
 FORMATS = ("markdown", "text")
 
-_U = "units: list of unit types (footman, knight, ship)"
-_ENTRIES = "units: list of {area, unit}"
-EVENT_FIELDS: dict[str, dict[str, str]] = {
-    "area_occupied": {"house": "the winning attacker", "area": "the embattled area", "units": _U},
-    "battle": {
-        "area": "embattled area", "origin": "area the attacker marched from",
-        "attacker": "house", "defender": "house", "totals": "house → final strength",
-        "sides": "attacker/defender → {house, units: {type: {count, strength}}, units_strength, "
-                 "order: {order, bonus} or null, support: [{area, house, strength}], "
-                 "card: {card, strength}, blade: 0/1, total}",
-        "winner": "house", "loser": "house",
-        "decided_by": "strength | fiefdoms_tie_break | last_unit_destroyed",
-        "fiefdoms": "the two houses in Fiefdoms order (the tie-break, R6.6)"},
-    "bids_revealed": {"about": "clash_of_kings/TRACK or wildlings", "bids": "house → power bid"},
-    "card_returned": {"house": "house or null", "card": "house card or null",
-                      "reason": "why no card came back (optional)"},
-    "card_text_no_effect": {"card": "house card", "house": "its owner", "reason": "why"},
-    "casualties": {"house": "the loser", "area": "embattled area", "swords": "winner's swords",
-                   "forts": "loser's fortifications", "count": "swords − forts (≥ 0)",
-                   "units": "the units destroyed"},
-    "consolidate_power": {"house": "house", "area": "area of the order",
-                          "worth": "power the order is worth", "power": "power gained"},
-    "deck_shuffled": {"deck": "Westeros deck I/II/III", "counter": "shuffles so far (seeded)"},
-    "default_applied": {"decision": "decision id", "house": "house", "kind": "decision kind",
-                        "value": "the default applied", "reason": "nmr or defaults"},
-    "game_already_ended": {"winner": "the recorded winner"},
-    "game_ended": {"winners": "houses", "castles": "house → castles", "supply": "house → supply",
-                   "power": "house → power"},
-    "game_won": {"houses": "the winner", "castles": "castles it controls"},
-    "hand_recycled": {"house": "house", "card": "the last card played", "hand": "the full hand"},
-    "house_card_discarded": {"house": "owner", "card": "house card",
-                             "by": "melisandre (optional)", "paid": "power paid (optional)",
-                             "payer": "house that paid (optional)"},
-    "house_card_returned": {"house": "house", "card": "house card", "by": "the card text"},
-    "house_card_text": {
-        "house": "owner", "card": "house card",
-        "effect": "cancel_text | destroy_footman | remove_defense_order | unit_strength | "
-                  "defense_multiplier | zero_supporting_ships | zero_printed_strength | none",
-        "on": "house the text acts on", "cancelled": "card cancelled (cancel_text)",
-        "unit": "unit type (destroy_footman, unit_strength)", "value": "new value",
-        "loses_at_once": "true when the last fighting unit died (R6.4)",
-        "order": "Defense order removed", "zeroed": "card whose strength became 0",
-        "reason": "why it did nothing (effect none)"},
-    "house_card_text_cancelled": {"house": "owner", "card": "house card",
-                                  "by": "queen_of_thorns"},
-    "house_cards_revealed": {"area": "embattled area", "cards": "house → card"},
-    "influence_tokens_removed": {},
-    "march_no_move": {"house": "house", "area": "area of the March order"},
-    "move": {"house": "house", "origin": "from", "to": "into", "units": _U},
-    "muster_done": {"house": "house", "castle": "castle area", "points": "mustering points",
-                    "spent": "points used", "lost": "points left unused"},
-    "muster_impossible": {"house": "house", "castle": "castle area", "points": "points"},
-    "mustered": {"house": "house", "castle": "castle area",
-                 "unit": "footman, knight, ship or upgrade", "area": "where it is placed"},
-    "neutral_attack": {"house": "attacker", "origin": "from", "area": "neutral force area",
-                       "strength": "{units, march, support, total}",
-                       "neutral": "neutral force strength", "won": "true/false"},
-    "nights_watch": {"strength": "sum of bids", "threat": "wildling threat",
-                     "winner": "nights_watch or wildlings"},
-    "order_removed": {"area": "area", "house": "owner", "order": "order token",
-                      "by": "card id or 'battle lost'"},
-    "orders_removed": {"orders": "area → order left on the board"},
-    "orders_revealed": {"orders": "house → {area → order}"},
-    "pillage": {"house": "raider", "target": "raided area", "power": "power gained"},
-    "power_gained": {"house": "house", "power": "power gained (card text) or the new total",
-                     "icons": "crown icons (Game of Thrones)", "gained": "power gained",
-                     "source": "card id (card text)"},
-    "power_token_placed": {"house": "house", "area": "area left"},
-    "power_token_removed": {"area": "area", "house": "owner", "by": "house marching in"},
-    "power_token_returned": {"area": "area", "house": "owner"},
-    "raid": {"house": "raider", "area": "area of the Raid order",
-             "target": "raided area", "victim": "its owner", "removed": "order removed",
-             "targets": "[] when the raid removed nothing"},
-    "raid_removed": {"house": "house", "area": "area", "reason": "why"},
-    "raven_kept": {"house": "holder of the Messenger Raven"},
-    "raven_swap": {"house": "holder", "area": "area", "old": "order", "new": "order"},
-    "restriction": {"card": "Westeros card restricting orders this round"},
-    "retreat": {"house": "house", "area": "embattled area", "to": "area or null",
-                "units": "survivors that arrived (routed)", "destroyed": "units lost on the way",
-                "routed": "true"},
-    "round_ended": {"next_round": "number"},
-    "supply_reduction": {"house": "house", "level": "supply level", "units": _ENTRIES},
-    "supply_set": {"house": "house", "old": "level", "new": "level"},
-    "support_declared": {"area": "supporting area", "house": "its owner",
-                         "side": "house backed or null", "strength": "strength added",
-                         "battle": "embattled area"},
-    "support_refused": {"area": "supporting area", "house": "its owner",
-                        "refused_by": "house that refused it"},
-    "tie_broken": {"about": "what was tied", "by": "Iron Throne holder",
-                   "order": "houses in order (tracks)", "chosen": "house chosen (wildlings)"},
-    "token_passed": {"token": "special token", "old": "house", "new": "house"},
-    "track_set": {"track": "track id", "order": "houses, position 1 first"},
-    "unit_destroyed": {"house": "house", "area": "area", "unit": "one unit (supply, wildlings)",
-                       "cause": "supply or wildlings", "units": "units (battles)",
-                       "reason": "why (battles)"},
-    "unit_upgraded": {"house": "house", "area": "area", "unit": "footman", "to": "knight",
-                      "by": "card id"},
-    "units_stand_up": {"area": "area", "house": "house", "units": _U},
-    "valyrian_steel_blade_used": {"house": "holder", "area": "embattled area"},
-    "westeros_card_resolved": {"deck": "deck", "card": "card"},
-    "westeros_card_revealed": {"deck": "deck", "card": "card", "wildling": "wildling icon"},
-    "westeros_card_to_bottom": {"deck": "deck", "card": "card"},
-    "westeros_phase": {"threat": "wildling threat at the start"},
-    "westeros_phase_skipped": {},
-    "wildling_losses": {"house": "house", "owed": "points owed", "units": _ENTRIES,
-                        "points": "points paid"},
-    "wildling_threat_advanced": {"deck": "deck", "card": "card", "old": "threat", "new": "threat",
-                                 "capped": "true when at the maximum"},
-    "wildling_threat_set": {"old": "threat", "new": "threat"},
-    "winter_is_coming": {"deck": "deck reshuffled"},
-}
 """The event log's documentation: event type → field → meaning (after ``type``, ``rule``,
 ``round``, ``phase``)."""
 
@@ -631,7 +521,7 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
 
 
 def render_log(events: Sequence[Event]) -> str:
-    """JSON Lines: one event per line, keys in event order (fields: :data:`EVENT_FIELDS`)."""
+    """JSON Lines: one event per line, keys in event order (fields: ``events.EVENT_FIELDS``)."""
     return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
 
 
