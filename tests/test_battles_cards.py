@@ -350,3 +350,13 @@ def test_maester_luwin_takes_back_a_discarded_card() -> None:
     assert events(ctx, "house_card_returned")[0]["card"] == "eddard_stark"
     assert "eddard_stark" in stark.hand and stark.discards == ["maester_luwin"]
 
+
+
+def test_every_effect_kind_has_one_applier_and_one_report_line() -> None:
+    """Card effect kinds are defined once (house_cards.EffectKind) and dispatched by tables."""
+    from agot_adjudicator.engine.battles import APPLIERS
+    from agot_adjudicator.render.report import CARD_TEXT_LINES
+
+    kinds = list(house_cards.EffectKind)
+    assert list(APPLIERS) == kinds
+    assert list(CARD_TEXT_LINES) == kinds

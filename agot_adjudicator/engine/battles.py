@@ -81,7 +81,7 @@ Rulings (judgment calls, listed in the man page):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -94,6 +94,7 @@ from agot_adjudicator.engine.house_cards import (
     WINDOWS,
     Attack,
     Effect,
+    EffectKind,
     Fight,
     opponent,
     texts_for,
@@ -279,47 +280,85 @@ def apply_card_texts(ctx: Context, fight: Fight) -> Modifiers:
 
 def apply_effect(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Modifiers) -> None:
     """Apply one card effect of ``role``'s card and emit ``house_card_text``."""
-    house, card = fight.house(role), fight.cards[role]
+    detail = APPLIERS[effect.kind](ctx, fight, role, effect, mods)
+    if detail is None:  # nothing to act on: the applier said so
+        return
+    ctx.emit("house_card_text", "R6.4", house=fight.house(role), card=fight.cards[role],
+             effect=effect.kind.value, on=fight.house(effect.target), **detail)
+
+
+Detail = dict[str, Any]
+
+
+def _cancel_text(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Modifiers) -> Detail:
+    fight.cancelled.append(effect.target)
+    return {"cancelled": fight.cards[effect.target]}
+
+
+def _destroy_footman(ctx: Context, fight: Fight, role: str, effect: Effect,
+                     mods: Modifiers) -> Detail:
     target = effect.target
-    detail: dict[str, Any] = {"effect": effect.kind, "on": fight.house(target)}
-    if effect.kind == "cancel_text":
-        fight.cancelled.append(target)
-        detail["cancelled"] = fight.cards[target]
-    elif effect.kind == "destroy_footman":
-        fight.units[target].remove("footman")
-        if target == "defender":
-            with ctx.state.edit(fight.area) as here:
-                here.units.remove("footman")
-        detail["unit"] = "footman"
-        if not fight.units[target] and mods.lost_at_once is None:
-            mods.lost_at_once = target
-            detail["loses_at_once"] = True
-    elif effect.kind == "remove_defense_order":
-        here = ctx.state.area(fight.area)
-        order = here.order
-        if order is None or ctx.ruleset.order_tokens[order].kind != "defense":
-            ctx.emit("house_card_text", "R6.4", house=house, card=card, effect="none",
-                     reason="no Defense order to remove")
-            return
+    fight.units[target].remove("footman")
+    if target == "defender":
+        with ctx.state.edit(fight.area) as here:
+            here.units.remove("footman")
+    detail: Detail = {"unit": "footman"}
+    if not fight.units[target] and mods.lost_at_once is None:
+        mods.lost_at_once = target
+        detail["loses_at_once"] = True
+    return detail
+
+
+def _remove_defense_order(ctx: Context, fight: Fight, role: str, effect: Effect,
+                          mods: Modifiers) -> Detail | None:
+    order = ctx.state.area(fight.area).order
+    if order is None or ctx.ruleset.order_tokens[order].kind != "defense":
+        ctx.emit("house_card_text", "R6.4", house=fight.house(role), card=fight.cards[role],
+                 effect="none", reason="no Defense order to remove")
+        return None
+    with ctx.state.edit(fight.area) as here:
         here.order = None
-        ctx.emit("order_removed", "R6.4", area=fight.area, house=fight.house(target),
-                 order=order, by=card)
-        detail["order"] = order
-    elif effect.kind == "unit_strength":
-        assert effect.unit is not None
-        mods.unit_values[target][effect.unit] = effect.value
-        detail.update(unit=effect.unit, value=effect.value)
-    elif effect.kind == "defense_multiplier":
-        mods.defense_multiplier[target] = effect.value
-        detail["value"] = effect.value
-    elif effect.kind == "zero_supporting_ships":
-        mods.zero_supporting_ships.append(target)
-    elif effect.kind == "zero_printed_strength":
-        mods.zero_printed.append(target)
-        detail["zeroed"] = fight.cards[target]
-    else:  # pragma: no cover - the texts only return the kinds above
-        raise ValueError(effect.kind)
-    ctx.emit("house_card_text", "R6.4", house=house, card=card, **detail)
+    ctx.emit("order_removed", "R6.4", area=fight.area, house=fight.house(effect.target),
+             order=order, by=fight.cards[role])
+    return {"order": order}
+
+
+def _unit_strength(ctx: Context, fight: Fight, role: str, effect: Effect,
+                   mods: Modifiers) -> Detail:
+    assert effect.unit is not None
+    mods.unit_values[effect.target][effect.unit] = effect.value
+    return {"unit": effect.unit, "value": effect.value}
+
+
+def _defense_multiplier(ctx: Context, fight: Fight, role: str, effect: Effect,
+                        mods: Modifiers) -> Detail:
+    mods.defense_multiplier[effect.target] = effect.value
+    return {"value": effect.value}
+
+
+def _zero_supporting_ships(ctx: Context, fight: Fight, role: str, effect: Effect,
+                           mods: Modifiers) -> Detail:
+    mods.zero_supporting_ships.append(effect.target)
+    return {}
+
+
+def _zero_printed_strength(ctx: Context, fight: Fight, role: str, effect: Effect,
+                           mods: Modifiers) -> Detail:
+    mods.zero_printed.append(effect.target)
+    return {"zeroed": fight.cards[effect.target]}
+
+
+APPLIERS: dict[EffectKind, Callable[[Context, Fight, str, Effect, Modifiers], Detail | None]] = {
+    EffectKind.CANCEL_TEXT: _cancel_text,
+    EffectKind.DESTROY_FOOTMAN: _destroy_footman,
+    EffectKind.REMOVE_DEFENSE_ORDER: _remove_defense_order,
+    EffectKind.UNIT_STRENGTH: _unit_strength,
+    EffectKind.DEFENSE_MULTIPLIER: _defense_multiplier,
+    EffectKind.ZERO_SUPPORTING_SHIPS: _zero_supporting_ships,
+    EffectKind.ZERO_PRINTED_STRENGTH: _zero_printed_strength,
+}
+"""How each kind of card effect changes the battle (R6.4); returns the event's details, or
+None when the effect found nothing to act on (and said so)."""
 
 
 # --- strength --------------------------------------------------------------------------------

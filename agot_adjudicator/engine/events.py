@@ -48,8 +48,7 @@ EVENT_FIELDS: dict[str, dict[str, str]] = {
     "house_card_returned": {"house": "house", "card": "house card", "by": "the card text"},
     "house_card_text": {
         "house": "owner", "card": "house card",
-        "effect": "cancel_text | destroy_footman | remove_defense_order | unit_strength | "
-                  "defense_multiplier | zero_supporting_ships | zero_printed_strength | none",
+        "effect": "what the text did: a house_cards.EffectKind value, or none",
         "on": "house the text acts on", "cancelled": "card cancelled (cancel_text)",
         "unit": "unit type (destroy_footman, unit_strength)", "value": "new value",
         "loses_at_once": "true when the last fighting unit died (R6.4)",

@@ -27,6 +27,7 @@ from typing import Any
 
 from agot_adjudicator.engine.decisions import PendingDecision
 from agot_adjudicator.engine.events import Event
+from agot_adjudicator.engine.house_cards import EffectKind
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
@@ -138,24 +139,30 @@ def _battle(e: Event, nm: Names) -> str:
     return text + "."
 
 
+CARD_TEXT_LINES: dict[EffectKind, Callable[[Event, str, str, Names], str]] = {
+    EffectKind.CANCEL_TEXT: lambda e, who, on, nm: (
+        f"{who} cancels the text of {nm.card(e['cancelled'])} ({on})."),
+    EffectKind.DESTROY_FOOTMAN: lambda e, who, on, nm: (
+        f"{who} destroys a {on} footman in the battle"
+        + (f"; {on} has no fighting unit left and loses at once." if e.get("loses_at_once")
+           else ".")),
+    EffectKind.REMOVE_DEFENSE_ORDER: lambda e, who, on, nm: (
+        f"{who} removes {on}'s {nm.order(e['order'])} order."),
+    EffectKind.UNIT_STRENGTH: lambda e, who, on, nm: (
+        f"{who}: each attacking {on} {e['unit']} counts {e['value']}."),
+    EffectKind.DEFENSE_MULTIPLIER: lambda e, who, on, nm: (
+        f"{who}: {on}'s Defense order counts ×{e['value']}."),
+    EffectKind.ZERO_SUPPORTING_SHIPS: lambda e, who, on, nm: f"{who}: ships supporting {on} add 0.",
+    EffectKind.ZERO_PRINTED_STRENGTH: lambda e, who, on, nm: (
+        f"{who}: the printed strength of {nm.card(e['zeroed'])} ({on}) is 0."),
+}
+"""The report line of each kind of card effect (``house_card_text`` events)."""
+
+
 def _card_text(e: Event, nm: Names) -> str:
-    who, effect, on = f"{nm.card(e['card'])} ({house(e['house'])})", e["effect"], house(e.get("on"))
-    if effect == "cancel_text":
-        return f"{who} cancels the text of {nm.card(e['cancelled'])} ({on})."
-    if effect == "destroy_footman":
-        return (f"{who} destroys a {on} footman in the battle"
-                + (f"; {on} has no fighting unit left and loses at once." if e.get("loses_at_once")
-                   else "."))
-    if effect == "remove_defense_order":
-        return f"{who} removes {on}'s {nm.order(e['order'])} order."
-    if effect == "unit_strength":
-        return f"{who}: each attacking {on} {e['unit']} counts {e['value']}."
-    if effect == "defense_multiplier":
-        return f"{who}: {on}'s Defense order counts ×{e['value']}."
-    if effect == "zero_supporting_ships":
-        return f"{who}: ships supporting {on} add 0."
-    if effect == "zero_printed_strength":
-        return f"{who}: the printed strength of {nm.card(e['zeroed'])} ({on}) is 0."
+    who, on = f"{nm.card(e['card'])} ({house(e['house'])})", house(e.get("on"))
+    if e["effect"] in CARD_TEXT_LINES:
+        return CARD_TEXT_LINES[EffectKind(e["effect"])](e, who, on, nm)
     return f"{who} has no effect: {e.get('reason', 'nothing to act on')}."
 
 
