@@ -29,3 +29,13 @@ def test_compiled_ruleset_equals_the_yaml_files():
 
     compiled = ROOT / "agot_adjudicator" / "data" / "first_edition" / "compiled.json"
     assert compiled.read_text(encoding="utf-8") == compiled_text()
+
+
+def test_state_schema_lists_the_restriction_cards_of_the_model():
+    """JSON Schema cannot import Python: the one definition is model.state.RESTRICTIONS, and
+    the state schema's list must equal it."""
+    from agot_adjudicator.io.schemas import load_schema
+    from agot_adjudicator.model.state import RESTRICTIONS
+
+    enum = load_schema("state")["properties"]["restrictions"]["items"]["enum"]
+    assert enum == list(RESTRICTIONS)
