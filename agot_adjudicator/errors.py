@@ -11,6 +11,7 @@ MalformedInput        1     input not understood: unreadable, not YAML, or not
 IllegalInput          1     input understood, but against a rule of the game or
                             of the decision protocol
 InputError            1     both kinds at once (``validate`` reports every file)
+OSError               1     an output that cannot be written (no traceback)
 UsageError            2     a command used wrongly (also Click's own errors)
 PendingDecisions      3     not an error: the run stopped, its questions printed
 DifferencesFound      4     not an error: differences found and printed (diff,

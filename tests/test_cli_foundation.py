@@ -241,3 +241,13 @@ def test_only_handle_errors_exits():
     body = source.split("def handle_errors", 1)[1].split("\ndef ", 1)[0]
     assert source.count("sys.exit(") == body.count("sys.exit(") > 0
     assert "click.UsageError" not in source
+
+
+def test_validate_names_both_kinds_when_files_have_both(state: Path, tmp_path: Path):
+    bad = _orders(tmp_path, "house: stark\norders: [winterfell]\n", name="stark.yaml")
+    illegal = _orders(tmp_path, "house: lannister\norders: {karhold: march_0}\n",
+                      name="lannister.yaml")
+    result = _run("validate", str(state), str(bad), str(illegal))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == ("agot: invalid input (some not understood, some "
+                                             "against the rules); nothing written")
