@@ -1,4 +1,28 @@
-"""Exit codes and the exceptions that the CLI turns into them (docs/protocol.md P6)."""
+"""Exit codes and the exceptions that the CLI turns into them (docs/protocol.md P6).
+
+The one mapping from outcomes to exit codes is the ``exit_code`` of each class
+below; ``cli.commands.handle_errors`` is the only place that exits with it:
+
+====================  ====  ==================================================
+exception             exit  meaning
+====================  ====  ==================================================
+MalformedInput        1     input not understood: unreadable, not YAML, or not
+                            the shape its schema requires
+IllegalInput          1     input understood, but against a rule of the game or
+                            of the decision protocol
+InputError            1     both kinds at once (``validate`` reports every file)
+OSError               1     an output that cannot be written (no traceback)
+UsageError            2     a command used wrongly (also Click's own errors)
+PendingDecisions      3     not an error: the run stopped, its questions printed
+DifferencesFound      4     not an error: differences found and printed (diff,
+                            replay, whatif, conformance)
+RulesetError          5     the ruleset data is broken (``--ruleset DIR``)
+====================  ====  ==================================================
+
+Malformed and illegal input keep one exit status (1: "invalid input, nothing
+written", what a moderator's script tests) and differ in class and in the
+closing line printed after the located problems.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +38,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     PENDING = 3
     DIFFERENCES = 4
+    BROKEN_RULESET = 5
 
 
 @dataclass(frozen=True)
@@ -51,19 +76,55 @@ class AgotError(Exception):
 
 
 class InputError(AgotError):
-    """Invalid input files (schema or rules): every problem found, exit 1."""
+    """Invalid input files: every problem found, exit 1. Raised as such when a run found both
+    kinds below (``agot validate``); else as :class:`MalformedInput` or :class:`IllegalInput`."""
 
     exit_code = ExitCode.INVALID_INPUT
+    summary = "invalid input (some not understood, some against the rules); nothing written"
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems, key=Problem.sort_key)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    @staticmethod
+    def of(malformed: list[Problem], illegal: list[Problem]) -> InputError:
+        """The error for these problems, of the class that names their kind."""
+        if malformed and illegal:
+            return InputError(malformed + illegal)
+        return MalformedInput(malformed) if malformed else IllegalInput(illegal)
 
-class RulesetError(AgotError):
-    """The ruleset data is broken (load-time integrity checks): exit 4."""
+
+class MalformedInput(InputError):
+    """Input not understood: a file that cannot be read, is not YAML, or is not the shape its
+    schema requires (like python-chess's InvalidMoveError). Exit 1."""
+
+    summary = ("malformed input: not understood (unreadable, not YAML, or not the shape its "
+               "schema requires); nothing written")
+
+
+class IllegalInput(InputError):
+    """Input understood but against a rule of the game or of the decision protocol (like
+    python-chess's IllegalMoveError). Exit 1."""
+
+    summary = "illegal input: understood, but against the rules; nothing written"
+
+
+class PendingDecisions(AgotError):
+    """Not an error: the run stopped on pending decisions, already printed. Exit 3."""
+
+    exit_code = ExitCode.PENDING
+
+
+class DifferencesFound(AgotError):
+    """Not an error: the command found differences, already printed. Exit 4."""
 
     exit_code = ExitCode.DIFFERENCES
+
+
+class RulesetError(AgotError):
+    """The ruleset data is broken (load-time integrity checks): exit 5."""
+
+    exit_code = ExitCode.BROKEN_RULESET
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
@@ -71,6 +132,7 @@ class RulesetError(AgotError):
 
 
 class UsageError(AgotError):
-    """A command used wrongly in a way Click cannot see (e.g. output over an input)."""
+    """A command used wrongly (e.g. an output over an input, options that do not go together);
+    the one usage error of the package (Click reports its own parsing errors, also exit 2)."""
 
     exit_code = ExitCode.USAGE

@@ -55,15 +55,12 @@ def fight(ruleset: Ruleset, s: GameState, origin: str, target: str, units: list[
     from agot_adjudicator.engine.context import HouseInput
     from agot_adjudicator.engine.decisions import Decider
 
-    here = s.areas[origin]
-    attacker = here.house
+    attacker = s.area(origin).house
     assert attacker is not None
-    for u in units:
-        here.units.remove(u)
-    if not here.units:
-        here.house = None
-    here.order = None
-    s.set_area(origin, here)
+    with s.edit(origin) as here:
+        for u in units:
+            here.units.remove(u)
+        here.order = None
     plans = {h: dict(p) for h, p in (plans or {}).items()}
     for house, card in (cards or {}).items():
         plans.setdefault(house, {})["house_cards"] = [{"priority": [card]}]

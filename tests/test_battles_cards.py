@@ -2,7 +2,8 @@
 
 Cards without text are checked by their numbers: the printed strength turns
 a battle, the swords set the loser's casualties, the forts reduce them.
-Each card with a text has its own case where the text decides something.
+Each card with a text has its own test, named after the card and the outcome
+its text changes.
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ def sides(ctx: Context) -> dict[str, Any]:
 
 
 def test_every_card_is_covered_and_every_text_is_code() -> None:
+    """Each card with a text has its own test, named ``test_<card id>_<what it changes>``."""
     assert len(PLAIN) + len(WITH_TEXT) == 35
-    assert sorted(WITH_TEXT) == sorted(TEXT_CASES)
+    tests = [name for name in globals() if name.startswith("test_")]
+    assert [c for c in WITH_TEXT if not any(t.startswith(f"test_{c}_") for t in tests)] == []
     for card_id in WITH_TEXT:
         when = RS.house_cards[card_id].when
         if when == "on_win":
@@ -103,7 +106,7 @@ def test_forts_reduce_casualties(card_id: str) -> None:
 
 # --- cards with a text ---------------------------------------------------------------------------
 
-def case_robb_stark() -> None:
+def test_robb_stark_knights_at_3_win_the_battle() -> None:
     s = game({"stoney_sept": {"house": "stark", "units": ["knight", "knight"]},
               "harrenhal": {"house": "lannister", "units": ["footman", "footman", "footman", "knight"],
                             "order": "defense_plus2"}})
@@ -113,7 +116,7 @@ def case_robb_stark() -> None:
     assert winner(ctx) == "stark"  # 6 + 2 against 7
 
 
-def case_vargo_hoat() -> None:
+def test_vargo_hoat_footmen_at_2_win_the_battle() -> None:
     s = game({"stoney_sept": {"house": "lannister", "units": ["footman"] * 3},
               "harrenhal": {"house": "stark", "units": ["footman", "knight"],
                             "order": "defense_plus2"}})
@@ -123,7 +126,7 @@ def case_vargo_hoat() -> None:
     assert winner(ctx) == "lannister"
 
 
-def case_victarion_greyjoy() -> None:
+def test_victarion_greyjoy_ships_at_2_win_the_sea_battle() -> None:
     s = game({"ironmans_bay": {"house": "greyjoy", "units": ["ship", "ship"]},
               "the_golden_sound": {"house": "lannister", "units": ["ship"] * 3}})
     ctx = fight(s, "ironmans_bay", "the_golden_sound", ["ship", "ship"],
@@ -133,7 +136,7 @@ def case_victarion_greyjoy() -> None:
     assert s.areas["the_golden_sound"].units == ["ship", "ship"]
 
 
-def case_catelyn_stark() -> None:
+def test_catelyn_stark_doubled_defense_wins_the_tie() -> None:
     s = game({"pyke": {"house": "greyjoy", "units": ["footman", "footman"]},
               "riverrun": {"house": "stark", "units": ["footman"], "order": "defense_plus1"}})
     s.houses["greyjoy"].hand.remove("balon_greyjoy")
@@ -144,7 +147,7 @@ def case_catelyn_stark() -> None:
     assert winner(ctx) == "stark"  # 3 against 2; without Catelyn 2-2 goes to Greyjoy
 
 
-def case_salladhor_saan() -> None:
+def test_salladhor_saan_zeroes_supporting_ships_and_wins() -> None:
     s = game({"stoney_sept": {"house": "lannister", "units": ["footman"]},
               "riverrun": {"house": "baratheon", "units": ["footman", "footman"]},
               "the_golden_sound": {"house": "lannister", "units": ["ship", "ship"],
@@ -169,7 +172,7 @@ def test_salladhor_keeps_the_support_star_bonus() -> None:
     assert winner(ctx) == "baratheon"  # 2 against 2: Baratheon is above Lannister
 
 
-def case_balon_greyjoy() -> None:
+def test_balon_greyjoy_zeroes_the_printed_strength_and_wins() -> None:
     s = game({"stoney_sept": {"house": "lannister", "units": ["knight"]},
               "riverrun": {"house": "greyjoy", "units": ["footman"] * 3}})
     ctx = fight(s, "stoney_sept", "riverrun", ["knight"],
@@ -178,7 +181,7 @@ def case_balon_greyjoy() -> None:
     assert winner(ctx) == "greyjoy"  # 2 against 3; without Balon 5 against 3
 
 
-def case_queen_of_thorns() -> None:
+def test_queen_of_thorns_cancels_robb_and_wins() -> None:
     s = game({"stoney_sept": {"house": "stark", "units": ["knight", "knight"]},
               "harrenhal": {"house": "tyrell", "units": ["footman", "footman", "footman", "knight"],
                             "order": "defense_plus2"}})
@@ -209,7 +212,7 @@ def test_queen_of_thorns_cancels_an_if_you_win_text() -> None:
     assert not events(ctx, "power_gained") and s.houses["lannister"].power == 5
 
 
-def case_ser_loras_tyrell() -> None:
+def test_ser_loras_tyrell_kills_the_last_defender_and_wins() -> None:
     # Stark would win 1 + 4 + 3 against 1 + 2; Loras kills its only footman first.
     s = game({"highgarden": {"house": "tyrell", "units": ["footman"]},
               "the_reach": {"house": "stark", "units": ["footman"]},
@@ -242,7 +245,7 @@ def test_ser_loras_kills_the_last_attacker() -> None:
     assert "stoney_sept" not in s.areas
 
 
-def case_brienne_of_tarth() -> None:
+def test_brienne_of_tarth_removes_the_defense_order_and_wins() -> None:
     s = game({"highgarden": {"house": "tyrell", "units": ["footman", "footman"]},
               "the_reach": {"house": "stark", "units": ["footman"], "order": "defense_plus2"}},
              fiefdoms=["stark", "tyrell"])
@@ -253,7 +256,7 @@ def case_brienne_of_tarth() -> None:
     assert winner(ctx) == "tyrell"  # 2 against 1; with the order (doubled) 2 against 5
 
 
-def case_ser_jaime_lannister() -> None:
+def test_ser_jaime_lannister_winner_gains_2_power() -> None:
     s = game({"stoney_sept": {"house": "lannister", "units": ["knight"]},
               "harrenhal": {"house": "stark", "units": ["footman"]}})
     ctx = fight(s, "stoney_sept", "harrenhal", ["knight"],
@@ -262,7 +265,7 @@ def case_ser_jaime_lannister() -> None:
     assert s.houses["lannister"].power == 7
 
 
-def case_cersei_lannister() -> None:
+def test_cersei_lannister_winner_removes_a_chosen_order() -> None:
     def state() -> GameState:
         return game({"stoney_sept": {"house": "lannister", "units": ["knight"]},
                      "harrenhal": {"house": "stark", "units": ["footman"], "order": "support"},
@@ -282,7 +285,7 @@ def case_cersei_lannister() -> None:
     assert s.areas["white_harbor"].order == "consolidate_power"
 
 
-def case_renly_baratheon() -> None:
+def test_renly_baratheon_winner_upgrades_a_footman() -> None:
     s = game({"kingswood": {"house": "baratheon", "units": ["footman", "knight"]},
               "storms_end": {"house": "stark", "units": ["footman"]}})
     ctx = fight(s, "kingswood", "storms_end", ["footman", "knight"],
@@ -301,7 +304,7 @@ def test_renly_needs_a_knight_in_the_pool() -> None:
     assert s.areas["storms_end"].units == ["footman", "knight"]
 
 
-def case_melisandre() -> None:
+def test_melisandre_winner_discards_a_chosen_card() -> None:
     s = game({"kingswood": {"house": "baratheon", "units": ["knight"]},
               "storms_end": {"house": "stark", "units": ["footman"]}})
     fight(s, "kingswood", "storms_end", ["knight"],
@@ -323,7 +326,7 @@ def test_melisandre_without_power_does_nothing() -> None:
     assert "eddard_stark" in s.houses["stark"].hand
 
 
-def case_asha_greyjoy() -> None:
+def test_asha_greyjoy_winner_removes_a_chosen_order() -> None:
     s = game({"pyke": {"house": "greyjoy", "units": ["knight"]},
               "riverrun": {"house": "stark", "units": ["footman"]},
               "lannisport": {"house": "lannister", "units": ["footman"], "order": "support"},
@@ -336,7 +339,7 @@ def case_asha_greyjoy() -> None:
     assert s.areas["lannisport"].order == "support"
 
 
-def case_maester_luwin() -> None:
+def test_maester_luwin_takes_back_a_discarded_card() -> None:
     s = game({"stoney_sept": {"house": "lannister", "units": ["footman"]},
               "harrenhal": {"house": "stark", "units": ["knight"]}})
     stark = s.houses["stark"]
@@ -348,10 +351,12 @@ def case_maester_luwin() -> None:
     assert "eddard_stark" in stark.hand and stark.discards == ["maester_luwin"]
 
 
-TEXT_CASES = {name[len("case_"):]: fn for name, fn in globals().copy().items()
-              if name.startswith("case_")}
 
+def test_every_effect_kind_has_one_applier_and_one_report_line() -> None:
+    """Card effect kinds are defined once (house_cards.EffectKind) and dispatched by tables."""
+    from agot_adjudicator.engine.battles import APPLIERS
+    from agot_adjudicator.render.report import CARD_TEXT_LINES
 
-@pytest.mark.parametrize("card_id", sorted(TEXT_CASES))
-def test_card_text_changes_the_outcome(card_id: str) -> None:
-    TEXT_CASES[card_id]()
+    kinds = list(house_cards.EffectKind)
+    assert list(APPLIERS) == kinds
+    assert list(CARD_TEXT_LINES) == kinds

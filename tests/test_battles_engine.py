@@ -262,20 +262,14 @@ def test_beaten_attacker_returns_routed_to_origin_and_keeps_its_power_token() ->
 
 # --- R6.9, R6.10 retreats --------------------------------------------------------------------
 
-def test_retreat_choice_pending_and_plan() -> None:
-    def state() -> GameState:
-        return game({"stoney_sept": {"house": "lannister", "units": ["knight", "knight"]},
-                     "harrenhal": {"house": "stark", "units": ["footman"]},
-                     "crackclaw_point": {"house": "baratheon", "units": ["footman"]}})
-    cards = {"lannister": "cersei_lannister", "stark": "catelyn_stark"}
-    with pytest.raises(Pending) as stop:
-        fight(state(), "stoney_sept", "harrenhal", ["knight", "knight"], cards=cards,
-              defaults=False)
-    (pending,) = stop.value.decisions
-    assert pending.request.id == "r1/march@stoney_sept/retreat/stark"
-    assert pending.request.options == ("blackwater", "riverrun")  # not origin, not Baratheon's
-    s = state()
-    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight"], cards=cards,
+def test_retreat_plan_skips_an_illegal_area() -> None:
+    """The plan's first choice (the attacker's origin) is not legal: the next one is used.
+    The options asked without a plan are BATTLE-017's (same board)."""
+    s = game({"stoney_sept": {"house": "lannister", "units": ["knight", "knight"]},
+              "harrenhal": {"house": "stark", "units": ["footman"]},
+              "crackclaw_point": {"house": "baratheon", "units": ["footman"]}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight"],
+                cards={"lannister": "cersei_lannister", "stark": "catelyn_stark"},
                 plans={"stark": {"retreats": {"harrenhal": ["stoney_sept", "riverrun"]}}})
     assert events(ctx, "retreat")[0]["to"] == "riverrun"
     assert s.areas["riverrun"].routed == ["footman"]
@@ -305,26 +299,6 @@ def test_no_legal_retreat_destroys_the_survivors() -> None:
                 cards={"stark": "robb_stark", "greyjoy": "balon_greyjoy"})
     assert events(ctx, "retreat")[0]["destroyed"] == ["footman", "footman"]
     assert s.areas["pyke"].house == "stark"
-
-
-def test_retreat_forced_into_destruction_by_supply() -> None:
-    # Greyjoy at supply 0 (armies 2, 2) has armies in Harrenhal and Blackwater and single
-    # footmen in Crackclaw Point and Riverrun: Blackwater would lose both survivors, the
-    # others one each; the plan's first choice (Blackwater) is not offered.
-    s = game({"stoney_sept": {"house": "lannister", "units": ["knight", "knight", "knight"]},
-              "harrenhal": {"house": "greyjoy", "units": ["footman", "footman"]},
-              "blackwater": {"house": "greyjoy", "units": ["footman", "footman"]},
-              "crackclaw_point": {"house": "greyjoy", "units": ["footman"]},
-              "riverrun": {"house": "greyjoy", "units": ["footman"]}})
-    s.houses["greyjoy"].supply = 0
-    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight", "knight"],
-                cards={"lannister": "cersei_lannister", "greyjoy": "balon_greyjoy"},
-                plans={"greyjoy": {"retreats": {"harrenhal": ["blackwater", "riverrun"]}}})
-    (retreat,) = events(ctx, "retreat")
-    assert retreat["to"] == "riverrun"
-    assert retreat["destroyed"] == ["footman"]
-    assert s.areas["riverrun"].units == ["footman", "footman"]
-    assert s.areas["blackwater"].units == ["footman", "footman"]
 
 
 def test_rulebook_routed_knight_attacked_again_is_destroyed() -> None:

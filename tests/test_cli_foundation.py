@@ -215,6 +215,64 @@ def test_usage_errors_exit_2_and_write_nothing(args: list[str], tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     result = _run(*args)
     assert result.exit_code == 2, result.output
-    assert "Usage:" in result.stderr or "Error:" in result.stderr
+    # Click's own parsing errors print its usage text; the package's UsageError says "error:"
+    assert "Usage:" in result.stderr or "Error:" in result.stderr or (
+        result.stderr.startswith("error: ") and "-h' for help" in result.stderr)
     assert "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+# --- malformed vs illegal input, one exit-code mapping -------------------------------------
+
+MALFORMED = "agot: malformed input: not understood (unreadable, not YAML, or not the shape its " \
+            "schema requires); nothing written"
+ILLEGAL = "agot: illegal input: understood, but against the rules; nothing written"
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("house: stark\norders: {winterfell: march_0\n", MALFORMED),        # not YAML
+    ("house: stark\norders: [winterfell]\n", MALFORMED),                # not the schema's shape
+    ("house: stark\norders: {karhold: march_0}\n", ILLEGAL),            # R4.1: no units there
+    ("house: stark\nbids: {iron_throne: 9}\n", ILLEGAL),                # R7.1: more than its power
+], ids=["yaml", "schema", "no-units", "overbid"])
+def test_malformed_and_illegal_input_both_exit_1_and_are_named(state: Path, tmp_path: Path,
+                                                               text: str, kind: str):
+    for command in ("validate", "adjudicate"):
+        args = [command, str(state), str(_orders(tmp_path, text))]
+        if command == "adjudicate":
+            args += ["-o", str(tmp_path / "next.yaml")]
+        result = _run(*args)
+        assert result.exit_code == 1, (command, result.output)
+        *errors, closing = result.stderr.splitlines()
+        assert errors and all(line.startswith("error: ") for line in errors)
+        assert closing == kind, command
+        assert not (tmp_path / "next.yaml").exists()
+
+
+def test_library_raises_the_kind_as_its_class(state: Path, tmp_path: Path, ruleset):
+    from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput
+    from agot_adjudicator.workflow.adjudicate import adjudicate_files
+
+    for text, cls in (("house: stark\norders: [winterfell]\n", MalformedInput),
+                      ("house: stark\norders: {karhold: march_0}\n", IllegalInput)):
+        with pytest.raises(InputError) as caught:
+            adjudicate_files(str(state), [str(_orders(tmp_path, text))], ruleset)
+        assert type(caught.value) is cls
+
+
+def test_only_handle_errors_exits():
+    """One mapping from exceptions to exit codes: no command calls sys.exit itself."""
+    source = (ROOT / "agot_adjudicator" / "cli" / "commands.py").read_text(encoding="utf-8")
+    body = source.split("def handle_errors", 1)[1].split("\ndef ", 1)[0]
+    assert source.count("sys.exit(") == body.count("sys.exit(") > 0
+    assert "click.UsageError" not in source
+
+
+def test_validate_names_both_kinds_when_files_have_both(state: Path, tmp_path: Path):
+    bad = _orders(tmp_path, "house: stark\norders: [winterfell]\n", name="stark.yaml")
+    illegal = _orders(tmp_path, "house: lannister\norders: {karhold: march_0}\n",
+                      name="lannister.yaml")
+    result = _run("validate", str(state), str(bad), str(illegal))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == ("agot: invalid input (some not understood, some "
+                                             "against the rules); nothing written")

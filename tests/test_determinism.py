@@ -1,5 +1,8 @@
 """Same inputs, byte-identical outputs: across processes and string-hash seeds (docs/protocol.md P3).
 
+The one place that tests determinism (``new``, ``adjudicate`` complete and stopped, ``map``, a
+whole random game); the autoplay driver also re-runs a sample of its rounds.
+
 Each command runs in fresh interpreters under different ``PYTHONHASHSEED`` values (a set
 iterated anywhere would show up as a different order); every file written and the standard
 output must be byte-identical. The round is bench/data's: a Westeros phase (Winter is Coming,
@@ -70,6 +73,42 @@ def test_stopped_run_is_byte_identical(tmp_path: Path):
                        "pending.yaml", "--report", "report.md", "--log", "log.jsonl"], work, 3,
                       ["<stdout>", "pending.yaml", "report.md", "log.jsonl"])
     assert not (tmp_path / "stopped-0" / "next.yaml").exists()
+
+
+def test_map_is_byte_identical(tmp_path: Path):
+    work = tmp_path / "map"
+    work.mkdir()
+    shutil.copy(ROUND / "state.yaml", work / "state.yaml")
+    _assert_identical(["map", "state.yaml", "--orders", "--house", "lannister", "-o", "board.svg"],
+                      work, 0, ["board.svg"])
+
+
+def test_same_seed_same_random_game():
+    """The autoplay driver and the engine together: one seed, one game, in this process."""
+    from agot_adjudicator.io.rulesets import load_ruleset
+    from agot_adjudicator.workflow.autoplay import play_game
+
+    rs = load_ruleset()
+    a, b = play_game(3, 3, rs, determinism_rate=0.0), play_game(3, 3, rs, determinism_rate=0.0)
+    assert a.final is not None and b.final is not None
+    assert a.final.to_dict(rs) == b.final.to_dict(rs)
+    assert (a.runs, a.answered, a.kinds) == (b.runs, b.answered, b.kinds)
+
+
+def test_same_random_game_under_other_hash_seeds():
+    """A whole random game (every kind of decision) in fresh interpreters: same final state."""
+    code = ("import hashlib; from agot_adjudicator.workflow.present import state_text; "
+            "from agot_adjudicator.workflow.autoplay import play_game; "
+            "from agot_adjudicator.io.rulesets import load_ruleset; rs = load_ruleset(); "
+            "r = play_game(8, 5, rs, determinism_rate=0.0); "
+            "print(hashlib.sha256(state_text(r.final, rs).encode()).hexdigest(), r.answered)")
+    outputs = []
+    for hash_seed in HASH_SEEDS[:2]:
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              check=True)
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].strip()
 
 
 def _written_files() -> list[Path]:

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from agot_adjudicator.cli.commands import main
+from agot_adjudicator.engine.events import EVENT_FIELDS
 from agot_adjudicator.io.reading import parse_text
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.report import (
-    EVENT_FIELDS,
     LINES,
     Names,
     Private,
@@ -76,7 +76,7 @@ def test_every_emitted_event_type_and_field_is_documented():
     found = emitted()
     assert found, "no emit() calls found"
     for type_, fields in sorted(found.items()):
-        assert type_ in EVENT_FIELDS, f"event {type_} is not documented in report.EVENT_FIELDS"
+        assert type_ in EVENT_FIELDS, f"event {type_} is not documented in engine/events.py EVENT_FIELDS"
         assert type_ in LINES, f"event {type_} has no report line in report.LINES"
         missing = fields - set(EVENT_FIELDS[type_])
         assert not missing, f"event {type_}: fields {sorted(missing)} are not documented"

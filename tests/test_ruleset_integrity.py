@@ -1,4 +1,4 @@
-"""A broken `--ruleset` copy is refused with exit 4 and nothing written (README: Data provenance).
+"""A broken `--ruleset` copy is refused with exit 5 and nothing written (README: Data provenance).
 
 Each test exports the packaged ruleset (`agot ruleset export DIR`), breaks the
 copy in one way, and checks that `new` and `validate` name the problem and
@@ -139,7 +139,7 @@ def _line_col(path: Path, needle: str, nth: int = 1) -> str:
 
 
 @pytest.mark.parametrize("name", list(BREAKS))
-def test_broken_ruleset_copy_is_refused_with_exit_4(name: str, tmp_path: Path):
+def test_broken_ruleset_copy_is_refused_with_exit_5(name: str, tmp_path: Path):
     state = _new_state(tmp_path, "state.yaml")
     rules = _export(tmp_path)
     breaker, expected = BREAKS[name]
@@ -149,7 +149,7 @@ def test_broken_ruleset_copy_is_refused_with_exit_4(name: str, tmp_path: Path):
 
     for args in (["new", "--seed", "1", "-o", str(out)], ["validate", str(state)]):
         result = _run("--ruleset", str(rules), *args)
-        assert result.exit_code == 4, (args, result.output, result.stderr)
+        assert result.exit_code == 5, (args, result.output, result.stderr)
         assert "Traceback" not in result.output
         errors = [line.removeprefix("error: ") for line in result.stderr.splitlines()]
         for line in expected(rules):
@@ -169,7 +169,7 @@ def test_every_command_checks_the_ruleset(command: list[str], tmp_path: Path):
     _deck_of_nine(rules)
     args = [{"STATE": str(state), "ORDERS": str(orders)}.get(a, a) for a in command]
     result = _run("--ruleset", str(rules), *args)
-    assert result.exit_code == 4
+    assert result.exit_code == 5
     assert result.stderr == f"error: {rules}: westeros: deck I has 9 cards; expected 10\n"
     assert result.stdout == ""
 
@@ -180,7 +180,7 @@ def test_several_problems_are_all_reported(tmp_path: Path):
     _deck_of_nine(rules)
     _supply_not_barrels(rules)
     result = _run("--ruleset", str(rules), "new", "--seed", "1", "-o", str(tmp_path / "o.yaml"))
-    assert result.exit_code == 4
+    assert result.exit_code == 5
     errors = result.stderr.splitlines()
     for message in ("house_cards: stark has 6 cards; expected 7",
                     "westeros: deck I has 9 cards; expected 10",
@@ -237,7 +237,8 @@ def test_state_from_another_ruleset_is_refused(tmp_path: Path):
 
     result = _run("--ruleset", str(rules), "validate", str(packaged_state))
     assert result.exit_code == 1
-    (line,) = result.stderr.splitlines()
+    line, kind = result.stderr.splitlines()
+    assert kind == "agot: illegal input: understood, but against the rules; nothing written"
     recorded = packaged_state.read_text(encoding="utf-8").split("sha256: ", 1)[1][:64]
     assert line.startswith(f"error: {packaged_state}:{_line_col(packaged_state, recorded)}: ")
     assert "$.ruleset.sha256: the state was made with ruleset first_edition" in line

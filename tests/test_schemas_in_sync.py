@@ -71,3 +71,13 @@ def test_regenerate_refuses_another_copy_of_the_package(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 2
     assert "not from this checkout" in done.stderr and done.stdout == ""
+
+
+def test_state_schema_lists_the_restriction_cards_of_the_model():
+    """JSON Schema cannot import Python: the one definition is model.state.RESTRICTIONS, and
+    the state schema's list must equal it."""
+    from agot_adjudicator.io.schemas import load_schema
+    from agot_adjudicator.model.state import RESTRICTIONS
+
+    enum = load_schema("state")["properties"]["restrictions"]["items"]["enum"]
+    assert enum == list(RESTRICTIONS)

@@ -306,3 +306,100 @@ def test_action_phase_raid_without_target_is_explained(ruleset: Ruleset):
     assert ("##   Raid in stoney_sept: no adjacent order it can remove; it will be removed with no "
             "effect (R5.2).") in text.splitlines()
     assert "raids:" not in text
+
+
+# --- every suggested value is one the engine accepts ------------------------------------------
+
+def test_no_ship_suggested_into_the_ships_of_a_house_not_in_play(ruleset: Ruleset):
+    """R3.5, R12.2: in a 4-player game Greyjoy's ships in Ironman's Bay are a neutral force; a
+    Lannister in Riverrun may muster a ship into The Golden Sound only (the engine's rule)."""
+    s = _westeros(ruleset, players=4)
+    assert s.area("ironmans_bay").neutral_force is not None
+    s.areas["riverrun"] = AreaState(house="lannister", units=["footman"])
+    text = order_template(s, ruleset, "lannister")
+    line = next(x for x in text.splitlines() if x.startswith("#     riverrun: []"))
+    assert line.endswith("# stronghold, 2 points; ships: ship:the_golden_sound")
+
+
+def _random_states(ruleset: Ruleset):
+    """States met in seeded random games (autoplay): every round's start (Westeros or planning
+    phase), and the same with random legal orders placed (action phase)."""
+    from agot_adjudicator.workflow.autoplay import Driver, GameRecord
+
+    for seed, players in ((11, 3), (12, 4), (13, 5)):
+        driver = Driver(seed, players, ruleset)
+        record = GameRecord(seed, players)
+        state = driver.new_state()
+        while state.phase != "ended":
+            yield state
+            action = state.copy()
+            for house in action.order_of_play():
+                for area_id, order in driver.player.orders(action, house).items():
+                    action.areas[area_id].order = order
+            action.phase = "action"
+            yield action
+            state = driver.play_round(state, record)
+
+
+def _suggested(text: str, key: str) -> dict[str, list[str]]:
+    """``area → values`` from the trailing comments ``# KEY: a, b`` under a plan section."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"#\s+(?:- \{from: )?(\w+)[:,].*# .*?" + re.escape(key) + r": (.*)$", line)
+        if m:
+            out[m.group(1)] = [v.split(" (")[0] for v in m.group(2).split(", ")]
+    return out
+
+
+def test_every_suggestion_in_random_states_is_accepted_by_the_engine(ruleset: Ruleset):
+    """For states of random games, each suggested muster sea, raid target, support reach and
+    retreat is accepted by the engine's own rule, and the whole uncommented skeleton passes
+    the same checks as `agot validate`."""
+    from agot_adjudicator.engine.battles import retreat_options
+    from agot_adjudicator.engine.context import Context, Inputs
+    from agot_adjudicator.engine.decisions import Decider
+    from agot_adjudicator.engine.mustering import parse_musters
+    from agot_adjudicator.engine.raids import legal_targets
+    from agot_adjudicator.engine.support import support_areas
+    from agot_adjudicator.io.submissions import collect
+    from agot_adjudicator.workflow.validate import house_problems
+
+    checked = {"ships": 0, "targets": 0, "support": 0, "retreats": 0}
+    for state in _random_states(ruleset):
+        for house in state.order_of_play():
+            text = order_template(state, ruleset, house)
+            doc = _doc(uncomment(text))
+            assert schema_problems(doc, "orders") == [], text
+            subs, problems = collect([doc], state, ruleset)
+            problems += house_problems(subs.section(house), state, ruleset)
+            assert problems == [], (state.round, state.phase, house, problems)
+
+            def ctx(s: GameState) -> Context:
+                return Context(ruleset, s, Inputs(), Decider({}))
+
+            for castle, ships in _suggested(text, "ships").items():
+                for ship in ships:
+                    steps = parse_musters(ctx(state), house, castle, [ship])
+                    # the sea is legal; only the supply or unit limit may still refuse the ship
+                    assert not isinstance(steps, str) or steps.endswith(("R9)", "(R0.4)")), steps
+                    checked["ships"] += 1
+            for origin, targets in _suggested(text, "may target").items():
+                for target in targets:
+                    trial = state.copy()
+                    trial.areas[origin].order = "raid"
+                    trial.areas[target].order = "support"
+                    assert target in legal_targets(ctx(trial), house, origin), (origin, target)
+                    checked["targets"] += 1
+            for origin, reach in _suggested(text, "battles in").items():
+                for target in reach:
+                    trial = state.copy()
+                    trial.areas[origin].order = "support"
+                    assert origin in support_areas(ctx(trial), target), (origin, target)
+                    checked["support"] += 1
+            section = re.search(r"^#   retreats:\n((?:#     .*\n)+)", text, re.M)
+            for line in section.group(1).splitlines() if section else []:
+                area_id, _, options = line[2:].strip().partition(": ")
+                assert options.strip("[]").split(", ") == retreat_options(state, ruleset, house,
+                                                                          area_id)
+                checked["retreats"] += 1
+    assert all(n > 20 for n in checked.values()), checked

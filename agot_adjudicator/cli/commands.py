@@ -1,8 +1,9 @@
 """The ``agot`` command line (Click). Parse, call the app layer, print, exit.
 
-Exit codes (docs/protocol.md P6): 0 done; 1 invalid input, nothing written; 2 usage
-error; 3 stopped on pending decisions; 4 differences found (replay/diff) or a
-broken ruleset.
+Exit codes (docs/protocol.md P6): 0 done; 1 invalid input (malformed or illegal),
+nothing written; 2 usage error; 3 stopped on pending decisions; 4 differences
+found; 5 broken ruleset data. The mapping is in :mod:`agot_adjudicator.errors`;
+:func:`handle_errors` is the only place that exits with it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from typing import Any, TypeVar
 import click
 
 from agot_adjudicator import __version__
-from agot_adjudicator.errors import AgotError, ExitCode, InputError, UsageError
+from agot_adjudicator.errors import (
+    AgotError,
+    DifferencesFound,
+    ExitCode,
+    InputError,
+    PendingDecisions,
+    UsageError,
+)
 from agot_adjudicator.io.rulesets import export_ruleset, load_ruleset
 from agot_adjudicator.io.schemas import SCHEMA_NAMES, load_schema
 from agot_adjudicator.io.writing import same_file, write_all_atomic, write_atomic
@@ -36,7 +44,7 @@ from agot_adjudicator.workflow.validate import check_output, load_state, validat
 F = TypeVar("F", bound=Callable[..., Any])
 
 EPILOG = ("Exit codes: 0 done; 1 invalid input (nothing written); 2 usage error; "
-          "3 stopped on pending decisions; 4 differences found, or broken ruleset data.")
+          "3 stopped on pending decisions; 4 differences found; 5 broken ruleset data.")
 
 
 def _error(message: str) -> None:
@@ -45,11 +53,22 @@ def _error(message: str) -> None:
 
 
 def handle_errors(func: F) -> F:
-    """The one place that turns exceptions into messages and exit codes."""
+    """The one place that turns exceptions into messages and exit codes (the mapping is each
+    class's ``exit_code``, :mod:`agot_adjudicator.errors`)."""
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except (PendingDecisions, DifferencesFound) as exc:  # outcomes, already printed
+            sys.exit(int(exc.exit_code))
+        except InputError as exc:
+            _error(str(exc))
+            click.echo(f"agot: {exc.summary}", err=True)
+            sys.exit(int(exc.exit_code))
+        except UsageError as exc:
+            _error(str(exc))
+            click.echo(f"Try '{click.get_current_context().command_path} -h' for help.", err=True)
+            sys.exit(int(exc.exit_code))
         except AgotError as exc:
             _error(str(exc))
             sys.exit(int(exc.exit_code))
@@ -93,7 +112,7 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
         output: str | None, game_dir: str | None) -> None:
     """Write the starting state of a new game (R1, R12)."""
     if (output is None) == (game_dir is None):
-        raise click.UsageError("give exactly one of -o FILE and --game DIR")
+        raise UsageError("give exactly one of -o FILE and --game DIR")
     if game_dir is not None:
         output = str(start_game_dir(game_dir))
     assert output is not None
@@ -132,7 +151,7 @@ def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if result.problems:
-        raise InputError(result.problems)
+        raise result.error()
     click.echo(f"ok: {state}" + (f" and {len(orders)} submission file(s)" if orders else ""))
 
 
@@ -194,7 +213,7 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
     render = render_json if fmt == "json" else render_text
     click.echo(render(changes, a, b), nl=False)
     if changes:
-        sys.exit(int(ExitCode.DIFFERENCES))
+        raise DifferencesFound()
 
 
 @main.command(epilog=EPILOG)
@@ -292,15 +311,15 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     print the pending decisions (paste-ready YAML) when answers are missing.
     """
     if private_house is not None and (game_dir or not report):
-        raise click.UsageError("--private HOUSE adds to the report: give --report FILE (not "
+        raise UsageError("--private HOUSE adds to the report: give --report FILE (not "
                                "--game, whose report is the public record)")
     if game_dir is not None and report_format != "markdown":
-        raise click.UsageError("--game DIR keeps the Markdown report (the record replay checks); "
+        raise UsageError("--game DIR keeps the Markdown report (the record replay checks); "
                                "--format text needs STATE ... --report FILE")
     ruleset = ruleset_of(ctx)
     if game_dir is not None:
         if state or orders or output or report or log_path or pending_path:
-            raise click.UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
+            raise UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
                              "-o, --report, --log or --pending")
         game = adjudicate_game(game_dir, ruleset, nmr, defaults)
         _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
@@ -311,7 +330,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
             click.echo(f"next round's submissions go in {game.next_state.parent / 'orders'}")
         return
     if state is None or output is None:
-        raise click.UsageError("give STATE and -o NEXT (or --game DIR)")
+        raise UsageError("give STATE and -o NEXT (or --game DIR)")
     inputs = [state, *orders]
     for out in (output, report, log_path, pending_path):
         if out is not None:
@@ -339,7 +358,7 @@ def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | N
             writes.append((pending_path, out.pending))
         write_all_atomic(writes)
         click.echo(out.pending, nl=False)
-        sys.exit(int(ExitCode.PENDING))
+        raise PendingDecisions()
     assert out.state is not None
     writes.insert(0, (output, out.state))
     if board_path and out.board is not None:
@@ -370,7 +389,7 @@ def replay(ctx: click.Context, game_dir: str, custom_start: bool) -> None:
     result = replay_game(game_dir, ruleset, check_new=not custom_start)
     click.echo(render_replay(result), nl=False)
     if not result.ok:
-        sys.exit(int(ExitCode.DIFFERENCES))
+        raise DifferencesFound()
 
 
 @main.command(epilog=EPILOG)
@@ -406,7 +425,7 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     if outcome.outputs.pending is not None:
         write_all_atomic(writes)
         click.echo(outcome.outputs.pending, nl=False)
-        sys.exit(int(ExitCode.PENDING))
+        raise PendingDecisions()
     if output and outcome.outputs.state is not None:
         writes.append((output, outcome.outputs.state))
     write_all_atomic(writes)
@@ -416,7 +435,7 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     click.echo(f"what differs from {published}:")
     for line in outcome.changes:
         click.echo(f"  {line}")
-    sys.exit(int(ExitCode.DIFFERENCES))
+    raise DifferencesFound()
 
 
 @main.command(epilog=EPILOG)
@@ -464,7 +483,7 @@ def conformance(ctx: click.Context, scenarios: str) -> None:
     result = run_suite(root, ruleset)
     click.echo(statement_text(result, ruleset, __version__), nl=False)
     if not result.ok:
-        sys.exit(int(ExitCode.DIFFERENCES))
+        raise DifferencesFound()
 
 
 @main.command(epilog=EPILOG)

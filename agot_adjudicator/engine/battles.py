@@ -81,8 +81,8 @@ Rulings (judgment calls, listed in the man page):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agot_adjudicator.engine import board
@@ -92,32 +92,55 @@ from agot_adjudicator.engine.house_cards import (
     ON_WIN,
     ROLES,
     WINDOWS,
+    Attack,
     Effect,
+    EffectKind,
     Fight,
     opponent,
     texts_for,
 )
 from agot_adjudicator.engine.support import Declaration, declare_support
-from agot_adjudicator.model.state import sort_units
-
-CASUALTY_DEFAULT_ORDER = ("footman", "ship", "knight")
-"""Default casualties: cheapest first (R6.7 default, docs/protocol.md P1)."""
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState, sort_units
 
 
 @dataclass(frozen=True)
-class Attack:
-    """A march that starts a battle (R6.1).
+class Strength:
+    """One side's strength in a battle, broken down (R6.3): units, order, support, then the
+    house card (R6.4) and the Valyrian Steel Blade (R6.5) once known."""
 
-    ``units`` have already left ``origin`` (they stand nowhere while the battle
-    is fought); ``key`` prefixes the battle's decision ids (``r3/march@lannisport``).
-    """
+    house: str
+    units: dict[str, dict[str, int]]
+    """Unit type → ``count`` and ``strength`` of each."""
+    units_strength: int
+    order: dict[str, Any] | None
+    """The March or Defense order: ``order`` and ``bonus``; None without one."""
+    support: list[dict[str, Any]]
+    """Per Support order backing this side: ``area``, ``house``, ``strength``."""
+    card: dict[str, Any] | None = None
+    """The house card: ``card`` and printed ``strength``; None before the cards."""
+    blade: int = 0
 
-    key: str
-    attacker: str
-    origin: str
-    target: str
-    units: tuple[str, ...]
-    march_order: str
+    @property
+    def total(self) -> int:
+        return (self.units_strength + (self.order["bonus"] if self.order else 0)
+                + sum(x["strength"] for x in self.support)
+                + (self.card["strength"] if self.card else 0) + self.blade)
+
+    def with_blade(self) -> Strength:
+        """This side with the Blade's +1 (R6.5)."""
+        return replace(self, blade=self.blade + 1)
+
+    def to_event(self) -> dict[str, Any]:
+        """The breakdown as the ``battle`` event's ``sides`` entry."""
+        out: dict[str, Any] = {"house": self.house, "units": self.units,
+                               "units_strength": self.units_strength, "order": self.order,
+                               "support": self.support}
+        if self.card is not None:
+            out["card"] = self.card
+            out["blade"] = self.blade
+        out["total"] = self.total
+        return out
 
 
 @dataclass
@@ -147,13 +170,12 @@ def resolve_battle(ctx: Context, attack: Attack) -> None:
     target = s.area(attack.target)
     defender = target.house
     assert defender is not None and target.units, "a battle needs a defending house"
-    fight = Fight(attack.key, attack.target, attack.origin, attack.march_order,
-                  {"attacker": attack.attacker, "defender": defender},
+    fight = Fight(attack, defender,
                   {"attacker": sort_units(list(attack.units)), "defender": target.standing()})
     declarations = declare_support(ctx, attack.key, attack.target, attack.attacker, defender)
 
-    # Step 3: house cards (R6.4), chosen with the strengths so far known.
-    before = {r: strength(ctx, fight, r, declarations, Modifiers.none(), with_card=False)["total"]
+    # Step 2: house cards (R6.4), chosen with the strengths so far known.
+    before = {r: strength(ctx, fight, r, declarations, Modifiers.none(), with_card=False).total
               for r in ROLES}
     ask_house_cards(ctx, fight, before)
     ctx.emit("house_cards_revealed", "R6.4", area=fight.area,
@@ -167,12 +189,11 @@ def resolve_battle(ctx: Context, attack: Attack) -> None:
     else:
         blade_role = ask_blade(ctx, fight, totals)
         if blade_role is not None:
-            totals[blade_role]["blade"] = 1
-            totals[blade_role]["total"] += 1
+            totals[blade_role] = totals[blade_role].with_blade()
         fight.winner = winner_of(ctx, fight, totals)
     emit_summary(ctx, fight, totals, mods)
 
-    winner, loser = fight.winner, opponent(fight.winner)
+    winner, loser = fight.winner, fight.loser
     on_win = ON_WIN.get(fight.cards[winner])
     if on_win is not None and winner not in fight.cancelled:
         on_win(ctx, fight, winner)
@@ -259,55 +280,92 @@ def apply_card_texts(ctx: Context, fight: Fight) -> Modifiers:
 
 def apply_effect(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Modifiers) -> None:
     """Apply one card effect of ``role``'s card and emit ``house_card_text``."""
-    house, card = fight.house(role), fight.cards[role]
+    detail = APPLIERS[effect.kind](ctx, fight, role, effect, mods)
+    if detail is None:  # nothing to act on: the applier said so
+        return
+    ctx.emit("house_card_text", "R6.4", house=fight.house(role), card=fight.cards[role],
+             effect=effect.kind.value, on=fight.house(effect.target), **detail)
+
+
+Detail = dict[str, Any]
+
+
+def _cancel_text(ctx: Context, fight: Fight, role: str, effect: Effect, mods: Modifiers) -> Detail:
+    fight.cancelled.append(effect.target)
+    return {"cancelled": fight.cards[effect.target]}
+
+
+def _destroy_footman(ctx: Context, fight: Fight, role: str, effect: Effect,
+                     mods: Modifiers) -> Detail:
     target = effect.target
-    detail: dict[str, Any] = {"effect": effect.kind, "on": fight.house(target)}
-    if effect.kind == "cancel_text":
-        fight.cancelled.append(target)
-        detail["cancelled"] = fight.cards[target]
-    elif effect.kind == "destroy_footman":
-        fight.units[target].remove("footman")
-        if target == "defender":
-            here = ctx.state.area(fight.area)
+    fight.units[target].remove("footman")
+    if target == "defender":
+        with ctx.state.edit(fight.area) as here:
             here.units.remove("footman")
-            ctx.state.set_area(fight.area, here)
-        detail["unit"] = "footman"
-        if not fight.units[target] and mods.lost_at_once is None:
-            mods.lost_at_once = target
-            detail["loses_at_once"] = True
-    elif effect.kind == "remove_defense_order":
-        here = ctx.state.area(fight.area)
-        order = here.order
-        if order is None or ctx.ruleset.order_tokens[order].kind != "defense":
-            ctx.emit("house_card_text", "R6.4", house=house, card=card, effect="none",
-                     reason="no Defense order to remove")
-            return
+    detail: Detail = {"unit": "footman"}
+    if not fight.units[target] and mods.lost_at_once is None:
+        mods.lost_at_once = target
+        detail["loses_at_once"] = True
+    return detail
+
+
+def _remove_defense_order(ctx: Context, fight: Fight, role: str, effect: Effect,
+                          mods: Modifiers) -> Detail | None:
+    order = ctx.state.area(fight.area).order
+    if order is None or ctx.ruleset.order_tokens[order].kind != "defense":
+        ctx.emit("house_card_text", "R6.4", house=fight.house(role), card=fight.cards[role],
+                 effect="none", reason="no Defense order to remove")
+        return None
+    with ctx.state.edit(fight.area) as here:
         here.order = None
-        ctx.emit("order_removed", "R6.4", area=fight.area, house=fight.house(target),
-                 order=order, by=card)
-        detail["order"] = order
-    elif effect.kind == "unit_strength":
-        assert effect.unit is not None
-        mods.unit_values[target][effect.unit] = effect.value
-        detail.update(unit=effect.unit, value=effect.value)
-    elif effect.kind == "defense_multiplier":
-        mods.defense_multiplier[target] = effect.value
-        detail["value"] = effect.value
-    elif effect.kind == "zero_supporting_ships":
-        mods.zero_supporting_ships.append(target)
-    elif effect.kind == "zero_printed_strength":
-        mods.zero_printed.append(target)
-        detail["zeroed"] = fight.cards[target]
-    else:  # pragma: no cover - the texts only return the kinds above
-        raise ValueError(effect.kind)
-    ctx.emit("house_card_text", "R6.4", house=house, card=card, **detail)
+    ctx.emit("order_removed", "R6.4", area=fight.area, house=fight.house(effect.target),
+             order=order, by=fight.cards[role])
+    return {"order": order}
+
+
+def _unit_strength(ctx: Context, fight: Fight, role: str, effect: Effect,
+                   mods: Modifiers) -> Detail:
+    assert effect.unit is not None
+    mods.unit_values[effect.target][effect.unit] = effect.value
+    return {"unit": effect.unit, "value": effect.value}
+
+
+def _defense_multiplier(ctx: Context, fight: Fight, role: str, effect: Effect,
+                        mods: Modifiers) -> Detail:
+    mods.defense_multiplier[effect.target] = effect.value
+    return {"value": effect.value}
+
+
+def _zero_supporting_ships(ctx: Context, fight: Fight, role: str, effect: Effect,
+                           mods: Modifiers) -> Detail:
+    mods.zero_supporting_ships.append(effect.target)
+    return {}
+
+
+def _zero_printed_strength(ctx: Context, fight: Fight, role: str, effect: Effect,
+                           mods: Modifiers) -> Detail:
+    mods.zero_printed.append(effect.target)
+    return {"zeroed": fight.cards[effect.target]}
+
+
+APPLIERS: dict[EffectKind, Callable[[Context, Fight, str, Effect, Modifiers], Detail | None]] = {
+    EffectKind.CANCEL_TEXT: _cancel_text,
+    EffectKind.DESTROY_FOOTMAN: _destroy_footman,
+    EffectKind.REMOVE_DEFENSE_ORDER: _remove_defense_order,
+    EffectKind.UNIT_STRENGTH: _unit_strength,
+    EffectKind.DEFENSE_MULTIPLIER: _defense_multiplier,
+    EffectKind.ZERO_SUPPORTING_SHIPS: _zero_supporting_ships,
+    EffectKind.ZERO_PRINTED_STRENGTH: _zero_printed_strength,
+}
+"""How each kind of card effect changes the battle (R6.4); returns the event's details, or
+None when the effect found nothing to act on (and said so)."""
 
 
 # --- strength --------------------------------------------------------------------------------
 
 def strength(ctx: Context, fight: Fight, role: str, declarations: Sequence[Declaration],
-             mods: Modifiers, *, with_card: bool = True) -> dict[str, Any]:
-    """One side's strength broken down (R6.3): units, order, support, card; ``total``."""
+             mods: Modifiers, *, with_card: bool = True) -> Strength:
+    """One side's strength broken down (R6.3): units, order, support, and the card (R6.4)."""
     rs, s = ctx.ruleset, ctx.state
     house = fight.house(role)
     values = mods.unit_values[role]
@@ -331,29 +389,23 @@ def strength(ctx: Context, fight: Fight, role: str, declarations: Sequence[Decla
         if role in mods.zero_supporting_ships:
             value -= s.area(d.area).standing().count("ship")
         support.append({"area": d.area, "house": d.house, "strength": value})
-    out: dict[str, Any] = {"house": house, "units": units, "units_strength": unit_total,
-                           "order": order, "support": support}
-    total = unit_total + (order["bonus"] if order else 0) + sum(x["strength"] for x in support)
+    card = None
     if with_card:
-        card = fight.cards[role]
-        printed = 0 if role in mods.zero_printed else rs.house_cards[card].strength
-        out["card"] = {"card": card, "strength": printed}
-        total += printed
-        out["blade"] = 0
-    out["total"] = total
-    return out
+        printed = 0 if role in mods.zero_printed else rs.house_cards[fight.cards[role]].strength
+        card = {"card": fight.cards[role], "strength": printed}
+    return Strength(house, units, unit_total, order, support, card)
 
 
-def winner_of(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> str:
+def winner_of(ctx: Context, fight: Fight, totals: dict[str, Strength]) -> str:
     """The winning role: higher total, ties to the higher Fiefdoms position (R6.6)."""
-    a, d = totals["attacker"]["total"], totals["defender"]["total"]
+    a, d = totals["attacker"].total, totals["defender"].total
     if a != d:
         return "attacker" if a > d else "defender"
     fiefdoms = ctx.state.tracks["fiefdoms"]
     return min(ROLES, key=lambda r: fiefdoms.index(fight.house(r)))
 
 
-def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> str | None:
+def ask_blade(ctx: Context, fight: Fight, totals: dict[str, Strength]) -> str | None:
     """The role that uses the Valyrian Steel Blade (R6.5), or None; marks it used."""
     s = ctx.state
     holder = s.holder("fiefdoms")
@@ -362,8 +414,7 @@ def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> 
     role = "attacker" if fight.house("attacker") == holder else "defender"
     if winner_of(ctx, fight, totals) == role:
         return None
-    boosted = {r: dict(v) for r, v in totals.items()}
-    boosted[role]["total"] += 1
+    boosted = {**totals, role: totals[role].with_blade()}
     if winner_of(ctx, fight, boosted) != role:
         return None
     plan: Any = ctx.inputs.plan(holder, "blade")
@@ -371,8 +422,8 @@ def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> 
         plan = plan.get(fight.area)
     candidate: Any = NO_PLAN if plan is None else plan in ("auto", "always")
     request = Request(f"{fight.key}/blade/{holder}", holder, "blade",
-                      f"battle in {fight.area}: {totals['attacker']['total']} to "
-                      f"{totals['defender']['total']}; the Valyrian Steel Blade (+1, once per "
+                      f"battle in {fight.area}: {totals['attacker'].total} to "
+                      f"{totals['defender'].total}; the Valyrian Steel Blade (+1, once per "
                       "round) would win it for you. Use it?", (True, False), False)
     if not ctx.ask(request, candidate):
         return None
@@ -381,11 +432,11 @@ def ask_blade(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]]) -> 
     return role
 
 
-def emit_summary(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]],
+def emit_summary(ctx: Context, fight: Fight, totals: dict[str, Strength],
                  mods: Modifiers) -> None:
     """The ``battle`` event: both sides' strength broken down, the winner and why."""
     assert fight.winner is not None
-    a, d = totals["attacker"]["total"], totals["defender"]["total"]
+    a, d = totals["attacker"].total, totals["defender"].total
     if mods.lost_at_once is not None:
         decided = "last_unit_destroyed"
     elif a == d:
@@ -394,9 +445,9 @@ def emit_summary(ctx: Context, fight: Fight, totals: dict[str, dict[str, Any]],
         decided = "strength"
     ctx.emit("battle", "R6", area=fight.area, origin=fight.origin,
              attacker=fight.house("attacker"), defender=fight.house("defender"),
-             totals={fight.house(r): totals[r]["total"] for r in ROLES},
-             sides={r: totals[r] for r in ROLES}, winner=fight.house(fight.winner),
-             loser=fight.house(opponent(fight.winner)), decided_by=decided,
+             totals={fight.house(r): totals[r].total for r in ROLES},
+             sides={r: totals[r].to_event() for r in ROLES}, winner=fight.house(fight.winner),
+             loser=fight.house(fight.loser), decided_by=decided,
              fiefdoms=[h for h in ctx.state.tracks["fiefdoms"] if h in fight.houses.values()])
 
 
@@ -408,7 +459,7 @@ def default_units(pool: Sequence[str], count: int) -> list[str]:
     >>> default_units(["knight", "ship", "footman"], 2)
     ['footman', 'ship']
     """
-    ranked = sorted(pool, key=CASUALTY_DEFAULT_ORDER.index)
+    ranked = sorted(pool, key=board.LOSS_ORDER.index)
     return sort_units(ranked[:count])
 
 
@@ -489,9 +540,9 @@ def take_casualties(ctx: Context, fight: Fight, loser: str) -> None:
     for unit in dead:
         pool.remove(unit)
     if loser == "defender" and dead:
-        here = ctx.state.area(fight.area)
-        for unit in dead:
-            here.units.remove(unit)
+        with ctx.state.edit(fight.area) as here:
+            for unit in dead:
+                here.units.remove(unit)
     ctx.emit("casualties", "R6.7", house=house, area=fight.area, swords=swords, forts=forts,
              count=count, units=dead)
 
@@ -517,15 +568,24 @@ def kept_by_supply(ctx: Context, house: str, to: str, units: int, leaving: str |
 
 def retreat_areas(ctx: Context, fight: Fight) -> list[str]:
     """Legal retreat areas for the defender's survivors (R6.9, R5.4, R5.5), in id order."""
-    rs, s = ctx.ruleset, ctx.state
-    house = fight.house("defender")
-    at_sea = rs.areas[fight.area].is_sea
-    near = set(rs.areas[fight.area].adjacent)
+    return retreat_options(ctx.state, ctx.ruleset, fight.house("defender"), fight.area,
+                           fight.origin)
+
+
+def retreat_options(s: GameState, rs: Ruleset, house: str, area: str,
+                    origin: str | None = None) -> list[str]:
+    """Where ``house``'s units beaten in ``area`` may retreat (R6.9, R5.4, R5.5), in id order.
+
+    ``origin``, the attacker's origin, is never legal; None when not known yet
+    (the order template lists the options before any battle).
+    """
+    at_sea = rs.areas[area].is_sea
+    near = list(rs.areas[area].adjacent)
     if not at_sea:
-        near.update(board.transport_reach(s, rs, house, fight.area))
+        near += board.transport_reach(s, rs, house, area)
     out = []
     for area_id in rs.area_ids:
-        if area_id not in near or area_id == fight.origin:
+        if area_id not in near or area_id == origin:
             continue
         if rs.areas[area_id].is_sea != at_sea:
             continue
@@ -548,11 +608,10 @@ def _destroy(ctx: Context, house: str, area: str, units: Sequence[str], reason: 
 
 
 def _place_routed(ctx: Context, house: str, area_id: str, units: Sequence[str]) -> None:
-    here = ctx.state.area(area_id)
-    here.house = house
-    here.units = sort_units([*here.units, *units])
-    here.routed = sort_units([*here.routed, *units])
-    ctx.state.set_area(area_id, here)
+    with ctx.state.edit(area_id) as here:
+        here.house = house
+        here.units = sort_units([*here.units, *units])
+        here.routed = sort_units([*here.routed, *units])
 
 
 def _supply_cut(ctx: Context, fight: Fight, house: str, to: str, units: list[str],
@@ -587,14 +646,13 @@ def defender_retreats(ctx: Context, fight: Fight) -> None:
     its units already routed there are destroyed; the embattled area is emptied."""
     s = ctx.state
     house = fight.house("defender")
-    here = s.area(fight.area)
-    _destroy(ctx, house, fight.area, here.routed, "routed units cannot retreat again", "R6.9")
+    with s.edit(fight.area) as here:
+        _destroy(ctx, house, fight.area, here.routed, "routed units cannot retreat again", "R6.9")
+        here.units = []
+        order, here.order = here.order, None
+        if here.power_token is not None and here.power_token != fight.house("attacker"):
+            here.power_token = None
     survivors = list(fight.units["defender"])
-    here.units, here.routed = [], []
-    order, here.order = here.order, None
-    if here.power_token is not None and here.power_token != fight.house("attacker"):
-        here.power_token = None
-    s.set_area(fight.area, here)
     if order is not None:
         ctx.emit("order_removed", "R6.11", area=fight.area, house=house, order=order,
                  by="battle lost")
@@ -636,15 +694,14 @@ def occupy(ctx: Context, fight: Fight) -> None:
     """R6.11: the winning attacker's units stand in the embattled area."""
     s = ctx.state
     house = fight.house("attacker")
-    here = s.area(fight.area)
-    if here.power_token is not None and here.power_token != house:
-        ctx.emit("power_token_returned", "R5.5", area=fight.area, house=here.power_token)
-        here.power_token = None
-    here.house = house
-    here.units = sort_units(list(fight.units["attacker"]))
-    here.routed = []
-    here.order = None
-    s.set_area(fight.area, here)
+    with s.edit(fight.area) as here:
+        if here.power_token is not None and here.power_token != house:
+            ctx.emit("power_token_returned", "R5.5", area=fight.area, house=here.power_token)
+            here.power_token = None
+        here.house = house
+        here.units = sort_units(list(fight.units["attacker"]))
+        here.routed = []
+        here.order = None
     ctx.emit("area_occupied", "R6.11", house=house, area=fight.area, units=here.units)
 
 

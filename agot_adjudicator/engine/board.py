@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState, sort_units
@@ -11,13 +9,17 @@ from agot_adjudicator.model.state import GameState, sort_units
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
 """Strength of a standing unit in battle (R6.3)."""
 
+LOSS_ORDER = ("footman", "ship", "knight")
+"""Default order of unit types to lose (casualties R6.7, supply R3.4, wildlings R8.4): cheapest
+mustering cost first. The one definition; plans may give another order."""
+
 
 def controller(state: GameState, ruleset: Ruleset, area_id: str) -> str | None:
     """The house that controls a land area (R13.1, R5.6), or None; sea areas: None."""
     area = ruleset.areas[area_id]
     if area.is_sea:
         return None
-    here = state.areas.get(area_id)  # not state.area(): no empty AreaState built (a hot path)
+    here = state.areas.get(area_id)
     if here is not None:
         if here.units and here.house is not None:
             return here.house
@@ -59,14 +61,9 @@ def gain_power(ctx: Context, house: str, amount: int) -> int:
     return gained
 
 
-def armies(state: GameState, house: str, extra: Iterable[tuple[str, int]] = ()) -> list[int]:
-    """Unit counts per area of ``house`` (every area; sizes < 2 are not armies, R9.1).
-
-    ``extra`` adds (area, count) pairs, e.g. units about to arrive.
-    """
-    counts = {a: len(s.units) for a, s in state.areas.items() if s.house == house and s.units}
-    for area_id, n in extra:
-        counts[area_id] = counts.get(area_id, 0) + n
+def armies(state: GameState, house: str) -> list[int]:
+    """Unit counts per area of ``house`` (every area; sizes < 2 are not armies, R9.1)."""
+    counts = unit_counts(state, house)
     return [counts[a] for a in sorted(counts)]
 
 

@@ -54,10 +54,6 @@ class Context:
     decider: Decider
     events: list[Event] = field(default_factory=list)
 
-    @property
-    def round(self) -> int:
-        return self.state.round
-
     def rid(self, *parts: str) -> str:
         """A decision id of this round: ``r3/`` + parts joined by ``/``."""
         return "/".join([f"r{self.state.round}", *parts])

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from agot_adjudicator.engine.board import gain_power
 from agot_adjudicator.engine.context import Context
@@ -74,20 +75,34 @@ def opponent(role: str) -> str:
     return "defender" if role == "attacker" else "attacker"
 
 
+@dataclass(frozen=True)
+class Attack:
+    """A march that starts a battle (R6.1).
+
+    ``units`` have already left ``origin`` (they stand nowhere while the battle
+    is fought); ``key`` prefixes the battle's decision ids (``r3/march@lannisport``).
+    """
+
+    key: str
+    attacker: str
+    origin: str
+    target: str
+    units: tuple[str, ...]
+    march_order: str
+
+
 @dataclass
 class Fight:
-    """A battle being fought (R6): the two sides, their fighting units and cards.
+    """A battle being fought (R6): the :class:`Attack` that started it, the defender, the
+    fighting units and cards of both sides, and (once known) the winning role.
 
     ``units`` maps a role to the *standing* units that fight (routed units
     never fight, R6.10); for the attacker they are off the board until the
     battle ends.
     """
 
-    key: str
-    area: str
-    origin: str
-    march_order: str
-    houses: dict[str, str]
+    attack: Attack
+    defender: str
     units: dict[str, list[str]]
     cards: dict[str, str] = field(default_factory=dict)
     cancelled: list[str] = field(default_factory=list)
@@ -95,24 +110,63 @@ class Fight:
     returned: dict[str, list[str]] = field(default_factory=dict)
     """Cards a role took back into its hand during the battle (Maester Luwin, R6.4)."""
 
-    def house(self, role: str) -> str:
-        return self.houses[role]
+    @property
+    def key(self) -> str:
+        return self.attack.key
 
     @property
-    def loser(self) -> str | None:
-        return None if self.winner is None else opponent(self.winner)
+    def area(self) -> str:
+        """The embattled area."""
+        return self.attack.target
+
+    @property
+    def origin(self) -> str:
+        return self.attack.origin
+
+    @property
+    def march_order(self) -> str:
+        return self.attack.march_order
+
+    @property
+    def houses(self) -> dict[str, str]:
+        """Role → house."""
+        return {"attacker": self.attack.attacker, "defender": self.defender}
+
+    def house(self, role: str) -> str:
+        return self.attack.attacker if role == "attacker" else self.defender
+
+    @property
+    def loser(self) -> str:
+        """The losing role; only once the winner is known."""
+        assert self.winner is not None, "the battle is not decided yet"
+        return opponent(self.winner)
+
+
+class EffectKind(StrEnum):
+    """What a cancel, immediate or strength text can do (R6.4): the one list of the kinds, which
+    :mod:`battles` applies and the report words (each has exactly one applier and one line)."""
+
+    CANCEL_TEXT = "cancel_text"
+    """Cancel the opponent's card text (The Queen of Thorns)."""
+    DESTROY_FOOTMAN = "destroy_footman"
+    """Destroy one of the opponent's fighting footmen (Ser Loras Tyrell)."""
+    REMOVE_DEFENSE_ORDER = "remove_defense_order"
+    """Remove the defender's Defense order (Brienne of Tarth)."""
+    UNIT_STRENGTH = "unit_strength"
+    """Each attacking ``unit`` counts ``value`` (Robb Stark, Vargo Hoat, Victarion Greyjoy)."""
+    DEFENSE_MULTIPLIER = "defense_multiplier"
+    """The Defense order counts ``value`` times (Catelyn Stark)."""
+    ZERO_SUPPORTING_SHIPS = "zero_supporting_ships"
+    """Ships supporting the opponent add nothing (Salladhor Saan)."""
+    ZERO_PRINTED_STRENGTH = "zero_printed_strength"
+    """The opponent's printed card strength is 0 (Balon Greyjoy)."""
 
 
 @dataclass(frozen=True)
 class Effect:
-    """What a cancel/immediate/strength text does; ``target`` is the role it acts on.
+    """What a cancel/immediate/strength text does; ``target`` is the role it acts on."""
 
-    Kinds: ``cancel_text``, ``destroy_footman``, ``remove_defense_order``,
-    ``unit_strength`` (``unit`` counts ``value``), ``defense_multiplier``,
-    ``zero_supporting_ships``, ``zero_printed_strength``.
-    """
-
-    kind: str
+    kind: EffectKind
     target: str
     unit: str | None = None
     value: int = 0
@@ -122,35 +176,35 @@ Text = Callable[[Fight, str], list[Effect]]
 
 
 def _queen_of_thorns(fight: Fight, role: str) -> list[Effect]:
-    return [Effect("cancel_text", opponent(role))]
+    return [Effect(EffectKind.CANCEL_TEXT, opponent(role))]
 
 
 def _ser_loras(fight: Fight, role: str) -> list[Effect]:
     if "footman" in fight.units[opponent(role)]:
-        return [Effect("destroy_footman", opponent(role))]
+        return [Effect(EffectKind.DESTROY_FOOTMAN, opponent(role))]
     return []
 
 
 def _brienne(fight: Fight, role: str) -> list[Effect]:
-    return [Effect("remove_defense_order", "defender")] if role == "attacker" else []
+    return [Effect(EffectKind.REMOVE_DEFENSE_ORDER, "defender")] if role == "attacker" else []
 
 
 def _attacking_unit(unit: str, value: int) -> Text:
     def text(fight: Fight, role: str) -> list[Effect]:
-        return [Effect("unit_strength", role, unit, value)] if role == "attacker" else []
+        return [Effect(EffectKind.UNIT_STRENGTH, role, unit, value)] if role == "attacker" else []
     return text
 
 
 def _catelyn(fight: Fight, role: str) -> list[Effect]:
-    return [Effect("defense_multiplier", role, value=2)] if role == "defender" else []
+    return [Effect(EffectKind.DEFENSE_MULTIPLIER, role, value=2)] if role == "defender" else []
 
 
 def _salladhor(fight: Fight, role: str) -> list[Effect]:
-    return [Effect("zero_supporting_ships", opponent(role))]
+    return [Effect(EffectKind.ZERO_SUPPORTING_SHIPS, opponent(role))]
 
 
 def _balon(fight: Fight, role: str) -> list[Effect]:
-    return [Effect("zero_printed_strength", opponent(role))]
+    return [Effect(EffectKind.ZERO_PRINTED_STRENGTH, opponent(role))]
 
 
 TEXTS: dict[tuple[str, str], Text] = {
@@ -243,9 +297,9 @@ def _renly(ctx: Context, fight: Fight, role: str) -> None:
     units.remove("footman")
     units.append("knight")
     if role == "defender":
-        here = ctx.state.area(fight.area)
-        here.units.remove("footman")
-        here.units.append("knight")
+        with ctx.state.edit(fight.area) as here:
+            here.units.remove("footman")
+            here.units.append("knight")
     ctx.emit("unit_upgraded", "R6.4", house=house, area=fight.area, unit="footman",
              to="knight", by="renly_baratheon")
 

@@ -22,7 +22,7 @@ from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.support import declare_support
 from agot_adjudicator.engine.turns import round_robin
-from agot_adjudicator.model.state import AreaState, sort_units, without
+from agot_adjudicator.model.state import sort_units, without
 
 
 def is_contested(ctx: Context, house: str, area_id: str) -> bool:
@@ -93,14 +93,12 @@ def _plan(ctx: Context, house: str, origin: str) -> Any:
 
 def _enter(ctx: Context, house: str, dest: str, units: list[str], origin: str) -> None:
     """Units enter an area free of other houses' units (R5.3, R5.5)."""
-    s = ctx.state
-    area = s.areas.get(dest) or AreaState()
-    if area.power_token is not None and area.power_token != house:
-        ctx.emit("power_token_removed", "R5.5", area=dest, house=area.power_token, by=house)
-        area.power_token = None
-    area.house = house
-    area.units = sort_units(area.units + units)
-    s.set_area(dest, area)
+    with ctx.state.edit(dest) as area:
+        if area.power_token is not None and area.power_token != house:
+            ctx.emit("power_token_removed", "R5.5", area=dest, house=area.power_token, by=house)
+            area.power_token = None
+        area.house = house
+        area.units = sort_units(area.units + units)
     ctx.emit("move", "R5.3", house=house, origin=origin, to=dest, units=sort_units(units))
 
 
@@ -137,10 +135,9 @@ def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list
                      reason="supply limit on the way back from a failed attack")
             units = without(units, lost) or []
         if units:
-            back = s.areas.get(origin) or AreaState()
-            back.house = house
-            back.units = sort_units(back.units + units)
-            s.set_area(origin, back)
+            with s.edit(origin) as back:
+                back.house = house
+                back.units = sort_units(back.units + units)
     return won
 
 
@@ -159,21 +156,18 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
                       example={"moves": {}, "leave_power_token": False})
     choice = ctx.ask(request, _plan(ctx, house, origin))
     moves: dict[str, list[str]] = choice.get("moves") or {}
-    here = s.areas[origin]
-    here.order = None
     moved = [u for units in moves.values() for u in units]
+    with s.edit(origin) as here:
+        here.order = None
+        if moved:
+            here.units = without(here.units, moved) or []
+            if choice.get("leave_power_token"):
+                here.power_token = house
+                s.houses[house].power -= 1
+                ctx.emit("power_token_placed", "R5.5", house=house, area=origin)
     if not moved:
         ctx.emit("march_no_move", "R5.3", house=house, area=origin)
         return
-    here.units = without(here.units, moved) or []
-    if not here.units:
-        here.house = None
-        here.routed = []
-    if choice.get("leave_power_token"):
-        here.power_token = house
-        s.houses[house].power -= 1
-        ctx.emit("power_token_placed", "R5.5", house=house, area=origin)
-    s.set_area(origin, here)
     ordered = sorted(moves, key=rs.area_ids.index)
     battle_dest = None
     for dest in ordered:

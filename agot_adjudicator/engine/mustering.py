@@ -38,7 +38,8 @@ from agot_adjudicator.engine.board import controlled_areas, unit_counts, within_
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, AnswerError, Pending, PendingDecision, Request
 from agot_adjudicator.model.naming import one_of
-from agot_adjudicator.model.state import AreaState, GameState, sort_units
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState, sort_units
 
 COSTS = {"footman": 1, "knight": 2, "ship": 1, "upgrade": 1}
 """Mustering costs (R3.5)."""
@@ -52,10 +53,10 @@ class Muster:
     area: str
 
 
-def ship_seas(ctx: Context, house: str, castle: str) -> list[str]:
+def ship_seas(state: GameState, ruleset: Ruleset, house: str, castle: str) -> list[str]:
     """Sea areas adjacent to ``castle`` where ``house`` may muster a ship (no other house's ships,
     nor the ships of a house not in play, which are a neutral force: R3.5, R12.2)."""
-    s, rs = ctx.state, ctx.ruleset
+    s, rs = state, ruleset
     return [a for a in rs.area_ids if a in rs.areas[castle].adjacent and rs.areas[a].is_sea
             and (not s.area(a).units or s.area(a).house == house)
             and s.area(a).neutral_force is None]
@@ -74,7 +75,7 @@ def parse_musters(ctx: Context, house: str, castle: str, value: Any) -> list[Mus
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return "expected a list of: footman, knight, upgrade, ship:SEA"
     points = rs.areas[castle].mustering_points
-    seas = ship_seas(ctx, house, castle)
+    seas = ship_seas(ctx.state, ctx.ruleset, house, castle)
     counts = unit_counts(s, house)
     added = {"footman": 0, "knight": 0, "ship": 0}
     footmen_here = s.area(castle).units.count("footman") if s.area(castle).house == house else 0
@@ -125,7 +126,8 @@ def parse_musters(ctx: Context, house: str, castle: str, value: Any) -> list[Mus
 
 def can_muster_anything(ctx: Context, house: str, castle: str) -> bool:
     """Whether any single mustering step is legal in ``castle``."""
-    options = ["footman", "knight", "upgrade"] + [f"ship:{a}" for a in ship_seas(ctx, house, castle)]
+    seas = ship_seas(ctx.state, ctx.ruleset, house, castle)
+    options = ["footman", "knight", "upgrade"] + [f"ship:{a}" for a in seas]
     return any(not isinstance(parse_musters(ctx, house, castle, [o]), str) for o in options)
 
 
@@ -133,18 +135,14 @@ def apply_musters(ctx: Context, house: str, castle: str, steps: list[Muster]) ->
     """Place the mustered units (R3.5); emit ``mustered`` per step and ``muster_done``."""
     s = ctx.state
     for step in steps:
-        here = s.area(step.area)
-        if not here.units:
-            here = AreaState(house=house, units=[], power_token=here.power_token,
-                             neutral_force=here.neutral_force)
-        if step.kind == "upgrade":
-            here.units.remove("footman")
-            here.units.append("knight")
-        else:
-            here.units.append(step.kind)
-        here.house = house
-        here.units = sort_units(here.units)
-        s.set_area(step.area, here)
+        with s.edit(step.area) as here:
+            if step.kind == "upgrade":
+                here.units.remove("footman")
+                here.units.append("knight")
+            else:
+                here.units.append(step.kind)
+            here.house = house
+            here.units = sort_units(here.units)
         ctx.emit("mustered", "R3.5", house=house, castle=castle, unit=step.kind, area=step.area)
     points = ctx.ruleset.areas[castle].mustering_points
     spent = sum(COSTS[step.kind] for step in steps)
@@ -180,7 +178,7 @@ def resolve_mustering(ctx: Context) -> None:
                 result = parse_musters(ctx, house, castle, value)
                 return result if isinstance(result, str) else None
 
-            seas = ship_seas(ctx, house, castle)
+            seas = ship_seas(ctx.state, ctx.ruleset, house, castle)
             kind = rs.areas[castle].castle
             # the pending YAML's example: the first that is legal ([] always is)
             examples = [["footman"] * points, ["footman"], ["upgrade"],

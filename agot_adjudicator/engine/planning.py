@@ -9,10 +9,9 @@ from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.model.naming import one_of, suggest
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.state import RESTRICTIONS, GameState
 
-RESTRICTED_KIND = {"sea_of_storms": "raid", "storm_of_swords": "defense",
-                   "feast_for_crows": "consolidate_power"}
+RESTRICTED_KIND = {card: r.forbids for card, r in RESTRICTIONS.items() if r.forbids is not None}
 """Order kinds that a Westeros card forbids for the round (R3.9–R3.11)."""
 
 

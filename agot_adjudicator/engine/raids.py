@@ -14,8 +14,17 @@ from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.turns import round_robin
 from agot_adjudicator.model.naming import one_of
+from agot_adjudicator.model.ruleset import Ruleset
 
 RAIDABLE = ("raid", "support", "consolidate_power")
+
+
+def raid_reach(ruleset: Ruleset, area_id: str) -> list[str]:
+    """Areas a Raid order in ``area_id`` can reach (R5.2), in id order: adjacent ones, and from
+    land only land areas."""
+    area = ruleset.areas[area_id]
+    return [a for a in ruleset.area_ids
+            if a in area.adjacent and not (area.is_land and ruleset.areas[a].is_sea)]
 
 
 def legal_targets(ctx: Context, house: str, area_id: str) -> list[str]:
@@ -25,15 +34,11 @@ def legal_targets(ctx: Context, house: str, area_id: str) -> list[str]:
     """
     s, rs = ctx.state, ctx.ruleset
     out = []
-    for other in rs.area_ids:
-        if other not in rs.areas[area_id].adjacent:
-            continue
+    for other in raid_reach(rs, area_id):
         here = s.area(other)
         if here.order is None or here.house == house:
             continue
         if rs.order_tokens[here.order].kind not in RAIDABLE:
-            continue
-        if rs.areas[area_id].is_land and rs.areas[other].is_sea:
             continue
         out.append(other)
     return out

@@ -38,14 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agot_adjudicator.engine.board import barrels, unit_counts
+from agot_adjudicator.engine.board import LOSS_ORDER, barrels, unit_counts
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState
-
-DEFAULT_PRIORITY = ("footman", "ship", "knight")
-"""Default order of unit types to lose: cheapest mustering cost first (documented default)."""
 
 Unit = tuple[str, str]
 """(area, unit type)."""
@@ -68,17 +65,14 @@ def destroy_unit(ctx: Context, house: str, area_id: str, unit: str, rule: str, c
     A house whose last unit leaves a land area keeps control only through a
     power token or its home area (R13.1).
     """
-    here = ctx.state.areas[area_id]
-    assert here.house == house and unit in here.units, (house, area_id, unit)
-    here.units.remove(unit)
-    standing = here.units.count(unit)
-    if here.routed.count(unit) > standing:
-        here.routed.remove(unit)
-    if not here.units:
-        here.house = None
-        here.routed = []
-        here.order = None
-    ctx.state.set_area(area_id, here)
+    with ctx.state.edit(area_id) as here:
+        assert here.house == house and unit in here.units, (house, area_id, unit)
+        here.units.remove(unit)
+        standing = here.units.count(unit)
+        if here.routed.count(unit) > standing:
+            here.routed.remove(unit)
+        if not here.units:
+            here.order = None  # an order needs units (R4.1)
     ctx.emit("unit_destroyed", rule, house=house, area=area_id, unit=unit, cause=cause)
 
 
@@ -273,7 +267,7 @@ def resolve_supply(ctx: Context) -> None:
             result = reduction_for(s, rs, house, level, value)
             return result if isinstance(result, str) else None
 
-        default = list(DEFAULT_PRIORITY)
+        default = list(LOSS_ORDER)
         example = plan_reduction(s, rs, house, level, default)
         request = Request(
             ctx.rid("supply", "reduce", house), house, "supply_reduction",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from agot_adjudicator.engine.board import UNIT_STRENGTH
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.model.ruleset import Ruleset
 
 NO_ONE = "none"
 
@@ -27,6 +28,17 @@ class Declaration:
     strength: int
 
 
+def support_reach(ruleset: Ruleset, area_id: str) -> list[str]:
+    """Areas where a Support order in ``area_id`` can add strength (R6.2), in id order.
+
+    Adjacent areas; footmen and knights never support a battle at sea, so
+    from land only land areas (islands have no land neighbours).
+    """
+    area = ruleset.areas[area_id]
+    return [a for a in ruleset.area_ids
+            if a in area.adjacent and not (area.is_land and ruleset.areas[a].is_sea)]
+
+
 def support_areas(ctx: Context, target: str) -> list[str]:
     """Areas adjacent to ``target`` with a Support order whose units can support there (R6.2).
 
@@ -39,7 +51,7 @@ def support_areas(ctx: Context, target: str) -> list[str]:
         here = s.area(area_id)
         if here.order is None or rs.order_tokens[here.order].kind != "support" or not here.units:
             continue
-        if rs.areas[target].is_sea and rs.areas[area_id].is_land:
+        if target not in support_reach(rs, area_id):
             continue
         out.append(area_id)
     houses = ctx.order_of_play()

@@ -7,6 +7,10 @@ from collections.abc import Callable
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 
+PLAN_KEYS = {"raid": "raids", "march": "marches"}
+"""Order kinds resolved in turns (R5.2, R5.3) → their plan key (``plans.marches``), which also
+names their "which next" decision (``r3/marches/next@a+b/stark``; MARCH-019)."""
+
 
 def areas_with(ctx: Context, house: str, kind: str) -> list[str]:
     """Areas (fixed id order) holding an order of ``kind`` of ``house``."""
@@ -18,17 +22,16 @@ def areas_with(ctx: Context, house: str, kind: str) -> list[str]:
 def choose_next(ctx: Context, house: str, candidates: list[str], kind: str) -> str:
     """Which of ``candidates`` (areas with ``kind`` orders) ``house`` resolves now.
 
-    Decision ``r3/{kind}s/next@a+b/{house}`` (named by the choice, not its turn);
-    plan: the first area of ``plans.{kind}s`` still among the candidates;
+    Decision ``r3/{key}/next@a+b/{house}`` (named by the choice, not its turn), ``key``
+    from :data:`PLAN_KEYS`; plan: the first area of ``plans.{key}`` still among the candidates;
     default: the first candidate in fixed id order.
     """
     if len(candidates) == 1:
         return candidates[0]
-    plural = f"{kind}es" if kind.endswith("h") else f"{kind}s"
-    # The plan key is the plural too (`plans.marches`, not `plans.marchs`): MARCH-019.
-    plans = ctx.inputs.plan(house, plural) or []
+    key = PLAN_KEYS[kind]
+    plans = ctx.inputs.plan(house, key) or []
     plan = next((p["from"] for p in plans if p["from"] in candidates), NO_PLAN)
-    request = Request(ctx.rid(plural, "next@" + "+".join(candidates), house), house, f"{kind}_next",
+    request = Request(ctx.rid(key, "next@" + "+".join(candidates), house), house, f"{kind}_next",
                       f"{house}: which {kind.replace('_', ' ')} order resolves now?",
                       tuple(candidates), candidates[0])
     choice: str = ctx.ask(request, plan)

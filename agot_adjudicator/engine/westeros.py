@@ -125,10 +125,7 @@ CARD_RULES = {
     "clash_of_kings": "R3.6",
     "wildling_attack": "R3.7",
     "game_of_thrones": "R3.8",
-    "sea_of_storms": "R3.9",
-    "storm_of_swords": "R3.10",
-    "feast_for_crows": "R3.11",
-    "rains_of_autumn": "R3.12",
+    **{card: r.rule for card, r in RESTRICTIONS.items()},
 }
 """The rule each Westeros card follows."""
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 from typing import Any
 
 from agot_adjudicator.engine.bidding import collect_bids, pay_bids
-from agot_adjudicator.engine.board import check_instant_win
+from agot_adjudicator.engine.board import LOSS_ORDER, check_instant_win
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.supply import (
@@ -63,7 +63,6 @@ from agot_adjudicator.model.state import GameState
 
 POINTS = {"footman": 1, "knight": 2, "ship": 1}
 """Mustering points of a unit removed for the wildlings (R8.4)."""
-DEFAULT_PRIORITY = ("footman", "ship", "knight")
 NONE = "none"
 
 
@@ -225,7 +224,7 @@ def _losses(ctx: Context, bids: dict[str, int]) -> None:
             result = losses_for(s, units, house, owe, value, rs)
             return result if isinstance(result, str) else None
 
-        default = list(DEFAULT_PRIORITY)
+        default = list(LOSS_ORDER)
         example = losses_by_priority(units, owe, default)
         request = Request(ctx.rid("wildlings", "losses", house), house, "wildling_losses",
                           f"The wildlings win: {house} removes units worth {owe} mustering points "

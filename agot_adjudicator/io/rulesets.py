@@ -4,7 +4,7 @@ A ruleset is a folder holding ``ruleset.yaml`` (manifest: houses, order tokens,
 limits) and ``board.yaml``, ``house_cards.yaml``, ``westeros.yaml``,
 ``setup.yaml``. The package ships ``data/first_edition``; ``--ruleset DIR``
 selects another. Broken data is refused at load with :class:`RulesetError`
-(exit 4): schema, then integrity (R0, R1, R12)."""
+(exit 5): schema, then integrity (R0, R1, R12)."""
 
 from __future__ import annotations
 
@@ -224,7 +224,7 @@ def _load_cached(directory: str | None) -> Ruleset:
 def load_ruleset(path: str | None = None) -> Ruleset:
     """Load and check a ruleset: the packaged first edition, or a folder / its ``ruleset.yaml``.
 
-    Raises :class:`RulesetError` (exit 4) on broken data.
+    Raises :class:`RulesetError` (exit 5) on broken data.
 
     >>> rs = load_ruleset()
     >>> len([a for a in rs.areas.values() if a.is_land]), len(rs.house_cards)

@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from agot_adjudicator.errors import InputError, Problem
+from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import Document
 
 if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they are slow to import)
@@ -195,9 +195,3 @@ def schema_problems(doc: Document, schema_name: str) -> list[Problem]:
         problems.append(doc.problem(path, _describe(chosen)))
     return sorted(set(problems), key=Problem.sort_key)
 
-
-def check_schema(doc: Document, schema_name: str) -> None:
-    """Raise :class:`InputError` if ``doc`` violates the schema ``schema_name``."""
-    problems = schema_problems(doc, schema_name)
-    if problems:
-        raise InputError(problems)

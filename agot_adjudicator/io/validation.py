@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from agot_adjudicator.errors import Problem
@@ -25,142 +26,212 @@ def _count_diff(a: Iterable[str], b: Iterable[str]) -> list[str]:
     return rest
 
 
+@dataclass
+class _Tally:
+    """What the areas hold per house in play, for the limits checked after them."""
+
+    units: dict[str, dict[str, int]]
+    armies: dict[str, list[int]]
+    power_tokens: dict[str, int]
+
+    @classmethod
+    def of(cls, houses: list[str]) -> _Tally:
+        return cls({h: dict.fromkeys(UNIT_TYPES, 0) for h in houses}, {h: [] for h in houses},
+                   dict.fromkeys(houses, 0))
+
+
 def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
     """Every rule problem of a schema-valid state document (R0.3, R0.4, R9, R12, R13)."""
-    d: dict[str, Any] = doc.data
-    p: list[Problem] = []
-    if d["ruleset"]["sha256"] != ruleset.sha256 or d["ruleset"]["name"] != ruleset.name:
-        wrong = "sha256" if d["ruleset"]["sha256"] != ruleset.sha256 else "name"
-        p.append(doc.problem(["ruleset", wrong],
-                             f"the state was made with ruleset {d['ruleset']['name']} "
-                             f"{d['ruleset']['sha256'][:12]}…, but the ruleset in use is "
-                             f"{ruleset.name} {ruleset.sha256[:12]}… ({ruleset.source}); "
-                             "pass the matching --ruleset"))
-        return p  # the other checks would compare the state with the wrong components
-    if d["round"] > ruleset.rounds:
-        p.append(doc.problem(["round"], f"round {d['round']} does not exist: the game ends after "
-                             f"round {ruleset.rounds} (R11.1)"))
-    houses = list(d["houses"])
-    for house in houses:
-        if house not in ruleset.houses:
-            p.append(doc.problem(["houses", house], f"'{house}' is not a house"
-                                 f"{suggest(house, ruleset.houses)}", key=True))
+    problems = ruleset_problems(doc, ruleset)
+    if problems:
+        return problems  # the other checks would compare the state with the wrong components
+    houses = list(doc.data["houses"])
     in_play = [h for h in houses if h in ruleset.houses]
-    if len(houses) not in ruleset.players:
-        p.append(doc.problem(["houses"], f"{len(houses)} houses in play; the game is for "
-                             f"{one_of(str(n) for n in sorted(ruleset.players))} players"))
-    for track in TRACKS:
-        order = d["tracks"][track]
-        if sorted(order) != sorted(houses):
-            p.append(doc.problem(["tracks", track],
-                                 f"{track} track {order} is not an order of the houses in play "
-                                 f"({', '.join(houses)})"))
-    # Cards: hand + discards are exactly the house's seven cards.
+    tally = _Tally.of(in_play)
+    problems += round_problems(doc, ruleset)
+    problems += houses_in_play_problems(doc, ruleset, houses)
+    problems += track_problems(doc, houses)
     for house in in_play:
-        hs = d["houses"][house]
-        own = list(ruleset.cards_by_house[house])
-        for key in ("hand", "discards"):
-            for i, card in enumerate(hs.get(key, [])):
-                if card not in own:
-                    p.append(doc.problem(["houses", house, key, i],
-                                         f"'{card}' is not a {house} house card"
-                                         f"{suggest(card, own)}"))
-        held = hs.get("hand", []) + hs.get("discards", [])
-        if sorted(held) != sorted(own) and all(c in own for c in held):
-            missing = [c for c in own if c not in held]
-            twice = [c for c in own if held.count(c) > 1]
-            p.append(doc.problem(["houses", house, "hand"],
-                                 f"{house}'s hand and discards must hold its 7 cards; missing: "
-                                 f"{', '.join(missing)}" if missing else
-                                 f"{house}'s hand and discards must hold its 7 cards once each; "
-                                 f"in both: {', '.join(twice)}"))
-        if hs["supply"] > ruleset.max_supply_level():
-            p.append(doc.problem(["houses", house, "supply"],
-                                 f"supply {hs['supply']} is above the top of the track "
-                                 f"({ruleset.max_supply_level()})"))
-    # Areas.
-    counts: dict[str, dict[str, int]] = {h: dict.fromkeys(UNIT_TYPES, 0) for h in in_play}
-    armies: dict[str, list[int]] = {h: [] for h in in_play}
-    tokens_on_board: dict[str, int] = dict.fromkeys(in_play, 0)
-    for area_id, a in d["areas"].items():
-        base = ["areas", area_id]
-        if area_id not in ruleset.areas:
-            p.append(doc.problem(base, f"no such area '{area_id}'"
-                                 f"{suggest(area_id, ruleset.areas)}", key=True))
-            continue
-        area = ruleset.areas[area_id]
-        house = a.get("house")
-        units = a.get("units", [])
-        if house is not None and house not in in_play:
-            p.append(doc.problem([*base, "house"], f"'{house}' is not a house in play"
-                                 f"{suggest(house, in_play)}"))
-        for i, unit in enumerate(units):
-            if (unit == "ship") != area.is_sea:
-                p.append(doc.problem([*base, "units", i],
-                                     f"a {unit} cannot stand in {area.kind} area {area_id}"))
-        if without(units, a.get("routed", [])) is None:
-            p.append(doc.problem([*base, "routed"], "routed units must be among the area's units"))
-        if house in counts:
-            for unit in units:
-                counts[house][unit] += 1
-            armies[house].append(len(units))
-        token = a.get("power_token")
-        if token is not None:
-            if token not in in_play:
-                p.append(doc.problem([*base, "power_token"], f"'{token}' is not a house in play"))
-            elif area.is_sea:
-                p.append(doc.problem([*base, "power_token"], "no power tokens at sea (R5.5)"))
-            elif units and house != token:
-                p.append(doc.problem([*base, "power_token"],
-                                     f"a {token} power token cannot share {area_id} with "
-                                     f"{house} units (R5.5)"))
-            else:
-                tokens_on_board[token] += 1
-        order = a.get("order")
-        if order is not None:
-            if order not in ruleset.order_tokens:
-                p.append(doc.problem([*base, "order"], f"'{order}' is not an order"
-                                     f"{suggest(order, ruleset.order_tokens)}"))
-            elif not units:
-                p.append(doc.problem([*base, "order"], "an order needs units in its area (R4.1)"))
-            elif d["phase"] not in ("action",):
-                p.append(doc.problem([*base, "order"],
-                                     f"orders are on the board only in the action phase, "
-                                     f"not in the {d['phase']} phase"))
-        neutral = a.get("neutral_force")
-        if neutral is not None and units:
-            p.append(doc.problem([*base, "neutral_force"],
-                                 f"a neutral force cannot share {area_id} with {house} units"))
+        problems += card_problems(doc, ruleset, house)
+    for area_id, area in doc.data["areas"].items():
+        problems += area_problems(doc, ruleset, in_play, area_id, area, tally)
     for house in in_play:
-        for unit in UNIT_TYPES:
-            limit = ruleset.unit_limits[unit]
-            if counts[house][unit] > limit:
-                p.append(doc.problem(["houses", house],
-                                     f"{house} has {counts[house][unit]} {unit}s on the board; "
-                                     f"the limit is {limit} (R0.4)", key=True))
-        level = min(d["houses"][house]["supply"], ruleset.max_supply_level())
-        if not supply_fits(ruleset, level, armies[house]):
-            sizes = sorted((n for n in armies[house] if n >= 2), reverse=True)
-            p.append(doc.problem(["houses", house, "supply"],
-                                 f"{house}'s armies {sizes} exceed supply level {level} "
-                                 f"(allowed {list(ruleset.supply_track[level])}) (R9)"))
-        used = d["houses"][house]["power"] + tokens_on_board[house]
-        if used > ruleset.power_tokens_per_house:
-            p.append(doc.problem(["houses", house, "power"],
-                                 f"{house} has {d['houses'][house]['power']} available power and "
-                                 f"{tokens_on_board[house]} power tokens on the board: more than "
-                                 f"its {ruleset.power_tokens_per_house} tokens (R0.3)"))
-    # Decks: each a permutation of the ruleset's deck.
+        problems += limit_problems(doc, ruleset, house, tally)
     for deck in DECKS:
-        cards = d["westeros"]["decks"][deck]
-        expected = sorted(c.card for c in ruleset.decks[deck] for _ in range(c.count))
-        if sorted(cards) != expected:
-            missing = _count_diff(expected, cards)
-            surplus = _count_diff(cards, expected)
-            detail = "; ".join(part for part in (
-                f"missing: {', '.join(missing)}" if missing else "",
-                f"extra: {', '.join(surplus)}" if surplus else "") if part)
-            p.append(doc.problem(["westeros", "decks", deck],
-                                 f"deck {deck} does not hold the ruleset's {len(expected)} cards "
-                                 f"({detail})"))
-    return p
+        problems += deck_problems(doc, ruleset, deck)
+    return problems
+
+
+def ruleset_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
+    """The state must have been made with the ruleset in use (name and SHA-256)."""
+    recorded = doc.data["ruleset"]
+    if recorded["sha256"] == ruleset.sha256 and recorded["name"] == ruleset.name:
+        return []
+    wrong = "sha256" if recorded["sha256"] != ruleset.sha256 else "name"
+    return [doc.problem(["ruleset", wrong],
+                        f"the state was made with ruleset {recorded['name']} "
+                        f"{recorded['sha256'][:12]}…, but the ruleset in use is "
+                        f"{ruleset.name} {ruleset.sha256[:12]}… ({ruleset.source}); "
+                        "pass the matching --ruleset")]
+
+
+def round_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
+    """The round exists (R11.1)."""
+    round_ = doc.data["round"]
+    if round_ > ruleset.rounds:
+        return [doc.problem(["round"], f"round {round_} does not exist: the game ends after "
+                            f"round {ruleset.rounds} (R11.1)")]
+    return []
+
+
+def houses_in_play_problems(doc: Document, ruleset: Ruleset, houses: list[str]) -> list[Problem]:
+    """Houses in play are houses of the ruleset, as many as a game has players (R12)."""
+    problems = [doc.problem(["houses", house], f"'{house}' is not a house"
+                            f"{suggest(house, ruleset.houses)}", key=True)
+                for house in houses if house not in ruleset.houses]
+    if len(houses) not in ruleset.players:
+        problems.append(doc.problem(["houses"], f"{len(houses)} houses in play; the game is for "
+                                    f"{one_of(str(n) for n in sorted(ruleset.players))} players"))
+    return problems
+
+
+def track_problems(doc: Document, houses: list[str]) -> list[Problem]:
+    """Each influence track orders exactly the houses in play (R1.4, R12.3)."""
+    problems = []
+    for track in TRACKS:
+        order = doc.data["tracks"][track]
+        if sorted(order) != sorted(houses):
+            problems.append(doc.problem(["tracks", track],
+                                        f"{track} track {order} is not an order of the houses "
+                                        f"in play ({', '.join(houses)})"))
+    return problems
+
+
+def card_problems(doc: Document, ruleset: Ruleset, house: str) -> list[Problem]:
+    """Hand and discards are exactly the house's seven cards (R0.5); supply on the track."""
+    data = doc.data["houses"][house]
+    own = list(ruleset.cards_by_house[house])
+    problems = []
+    for key in ("hand", "discards"):
+        for i, card in enumerate(data.get(key, [])):
+            if card not in own:
+                problems.append(doc.problem(["houses", house, key, i],
+                                            f"'{card}' is not a {house} house card"
+                                            f"{suggest(card, own)}"))
+    held = data.get("hand", []) + data.get("discards", [])
+    if sorted(held) != sorted(own) and all(c in own for c in held):
+        missing = [c for c in own if c not in held]
+        twice = [c for c in own if held.count(c) > 1]
+        problems.append(doc.problem(["houses", house, "hand"],
+                                    f"{house}'s hand and discards must hold its 7 cards; "
+                                    f"missing: {', '.join(missing)}" if missing else
+                                    f"{house}'s hand and discards must hold its 7 cards once "
+                                    f"each; in both: {', '.join(twice)}"))
+    if data["supply"] > ruleset.max_supply_level():
+        problems.append(doc.problem(["houses", house, "supply"],
+                                    f"supply {data['supply']} is above the top of the track "
+                                    f"({ruleset.max_supply_level()})"))
+    return problems
+
+
+def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: str,
+                  data: dict[str, Any], tally: _Tally) -> list[Problem]:
+    """One area: a board area, units of its kind and of a house in play, routed among them, a
+    power token alone with its house's units on land (R5.5), an order only on units in the
+    action phase (R4.1), no neutral force with units. Adds its units and token to ``tally``."""
+    base = ["areas", area_id]
+    if area_id not in ruleset.areas:
+        return [doc.problem(base, f"no such area '{area_id}'{suggest(area_id, ruleset.areas)}",
+                            key=True)]
+    area = ruleset.areas[area_id]
+    house = data.get("house")
+    units = data.get("units", [])
+    problems = []
+    if house is not None and house not in in_play:
+        problems.append(doc.problem([*base, "house"], f"'{house}' is not a house in play"
+                                    f"{suggest(house, in_play)}"))
+    for i, unit in enumerate(units):
+        if (unit == "ship") != area.is_sea:
+            problems.append(doc.problem([*base, "units", i],
+                                        f"a {unit} cannot stand in {area.kind} area {area_id}"))
+    if without(units, data.get("routed", [])) is None:
+        problems.append(doc.problem([*base, "routed"],
+                                    "routed units must be among the area's units"))
+    if house in tally.units:
+        for unit in units:
+            tally.units[house][unit] += 1
+        tally.armies[house].append(len(units))
+    token = data.get("power_token")
+    if token is not None:
+        if token not in in_play:
+            problems.append(doc.problem([*base, "power_token"],
+                                        f"'{token}' is not a house in play"))
+        elif area.is_sea:
+            problems.append(doc.problem([*base, "power_token"], "no power tokens at sea (R5.5)"))
+        elif units and house != token:
+            problems.append(doc.problem([*base, "power_token"],
+                                        f"a {token} power token cannot share {area_id} with "
+                                        f"{house} units (R5.5)"))
+        else:
+            tally.power_tokens[token] += 1
+    order = data.get("order")
+    phase = doc.data["phase"]
+    if order is not None:
+        if order not in ruleset.order_tokens:
+            problems.append(doc.problem([*base, "order"], f"'{order}' is not an order"
+                                        f"{suggest(order, ruleset.order_tokens)}"))
+        elif not units:
+            problems.append(doc.problem([*base, "order"],
+                                        "an order needs units in its area (R4.1)"))
+        elif phase != "action":
+            problems.append(doc.problem([*base, "order"],
+                                        f"orders are on the board only in the action phase, "
+                                        f"not in the {phase} phase"))
+    if data.get("neutral_force") is not None and units:
+        problems.append(doc.problem([*base, "neutral_force"],
+                                    f"a neutral force cannot share {area_id} with {house} units"))
+    return problems
+
+
+def limit_problems(doc: Document, ruleset: Ruleset, house: str, tally: _Tally) -> list[Problem]:
+    """A house's units within the unit limits (R0.4), its armies within supply (R9), its
+    power within its tokens (R0.3)."""
+    data = doc.data["houses"][house]
+    problems = []
+    for unit in UNIT_TYPES:
+        limit = ruleset.unit_limits[unit]
+        count = tally.units[house][unit]
+        if count > limit:
+            problems.append(doc.problem(["houses", house],
+                                        f"{house} has {count} {unit}s on the board; "
+                                        f"the limit is {limit} (R0.4)", key=True))
+    level = min(data["supply"], ruleset.max_supply_level())
+    armies = tally.armies[house]
+    if not supply_fits(ruleset, level, armies):
+        sizes = sorted((n for n in armies if n >= 2), reverse=True)
+        problems.append(doc.problem(["houses", house, "supply"],
+                                    f"{house}'s armies {sizes} exceed supply level {level} "
+                                    f"(allowed {list(ruleset.supply_track[level])}) (R9)"))
+    tokens = tally.power_tokens[house]
+    if data["power"] + tokens > ruleset.power_tokens_per_house:
+        problems.append(doc.problem(["houses", house, "power"],
+                                    f"{house} has {data['power']} available power and "
+                                    f"{tokens} power tokens on the board: more than "
+                                    f"its {ruleset.power_tokens_per_house} tokens (R0.3)"))
+    return problems
+
+
+def deck_problems(doc: Document, ruleset: Ruleset, deck: str) -> list[Problem]:
+    """A Westeros deck holds exactly the ruleset's cards of that deck, in any order (R1.3)."""
+    cards = doc.data["westeros"]["decks"][deck]
+    expected = sorted(c.card for c in ruleset.decks[deck] for _ in range(c.count))
+    if sorted(cards) == expected:
+        return []
+    missing = _count_diff(expected, cards)
+    surplus = _count_diff(cards, expected)
+    detail = "; ".join(part for part in (
+        f"missing: {', '.join(missing)}" if missing else "",
+        f"extra: {', '.join(surplus)}" if surplus else "") if part)
+    return [doc.problem(["westeros", "decks", deck],
+                        f"deck {deck} does not hold the ruleset's {len(expected)} cards "
+                        f"({detail})")]

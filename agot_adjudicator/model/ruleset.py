@@ -4,7 +4,7 @@ A ruleset is a folder holding ``ruleset.yaml`` (manifest: houses, order tokens,
 limits) and ``board.yaml``, ``house_cards.yaml``, ``westeros.yaml``,
 ``setup.yaml``. The package ships ``data/first_edition``; ``--ruleset DIR``
 selects another. Broken data is refused at load with :class:`RulesetError`
-(exit 4): schema, then integrity (R0, R1, R12)."""
+(exit 5): schema, then integrity (R0, R1, R12)."""
 
 from __future__ import annotations
 
@@ -133,15 +133,6 @@ class Ruleset:
         """All area ids, land first then sea, each alphabetical (the fixed id order)."""
         return tuple(self.areas)
 
-    def area(self, area_id: str) -> Area:
-        return self.areas[area_id]
-
-    def is_adjacent(self, a: str, b: str) -> bool:
-        return b in self.areas[a].adjacent
-
-    def order(self, order_id: str) -> OrderToken:
-        return self.order_tokens[order_id]
-
     def deck_wildling(self, deck: str, card: str) -> bool:
         """Whether ``card`` of deck ``deck`` bears the wildling icon."""
         return any(c.card == card and c.wildling for c in self.decks[deck])
@@ -193,7 +184,7 @@ def supply_fits(ruleset: Ruleset, level: int, armies: list[int]) -> bool:
 
 
 def integrity_problems(rs: Ruleset) -> list[str]:
-    """Every integrity problem of a ruleset (load-time checks, exit 4)."""
+    """Every integrity problem of a ruleset (load-time checks, exit 5)."""
     p: list[str] = []
     houses = set(rs.houses)
     for area in rs.areas.values():

@@ -7,6 +7,8 @@ engine works on a deep copy (:meth:`GameState.copy`) and never on its input.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,8 +16,27 @@ from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 
 STATE_FORMAT = "agot-state/1"
 PHASES = ("westeros", "planning", "action", "ended")
-RESTRICTIONS = ("sea_of_storms", "storm_of_swords", "feast_for_crows", "rains_of_autumn")
-"""Westeros cards whose effect lasts for the round (R3.9–R3.12)."""
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """A Westeros card whose effect lasts for the round (R3.9–R3.12)."""
+
+    rule: str
+    forbids: str | None
+    """The order kind that may not be placed this round (R4.4), or None."""
+    text: str
+    """The effect in a few words, for players."""
+
+
+RESTRICTIONS: dict[str, Restriction] = {
+    "sea_of_storms": Restriction("R3.9", "raid", "no Raid orders (R3.9)"),
+    "storm_of_swords": Restriction("R3.10", "defense", "no Defense orders (R3.10)"),
+    "feast_for_crows": Restriction("R3.11", "consolidate_power",
+                                   "no Consolidate Power orders (R3.11)"),
+    "rains_of_autumn": Restriction("R3.12", None, "supporting footmen add no strength (R3.12)"),
+}
+"""The restriction cards, the one place that defines them (R3.9–R3.12)."""
 
 
 def sort_units(units: list[str]) -> list[str]:
@@ -82,6 +103,12 @@ class AreaState:
         """Units that are not routed."""
         return without(self.units, self.routed) or []
 
+    def tidy(self) -> None:
+        """An area without units belongs to no house and holds no routed units."""
+        if not self.units:
+            self.house = None
+            self.routed = []
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.units:
@@ -108,6 +135,22 @@ class AreaState:
             power_token=data.get("power_token"),
             neutral_force=NeutralForce.from_dict(neutral) if neutral is not None else None,
         )
+
+
+class _NothingHere(AreaState):
+    """What :meth:`GameState.area` returns where nothing is stored: empty and read-only, so a
+    change made through it fails loudly instead of being lost."""
+
+    def __init__(self) -> None:
+        for name, value in (("house", None), ("units", ()), ("routed", ()), ("order", None),
+                            ("power_token", None), ("neutral_force", None)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("an empty area is read-only: change areas with GameState.edit()")
+
+
+NOTHING_HERE: AreaState = _NothingHere()
 
 
 @dataclass
@@ -165,10 +208,24 @@ class GameState:
         return self.tracks[track][0]
 
     def area(self, area_id: str) -> AreaState:
-        """The area's state (an empty one if nothing stands there; not stored until set)."""
-        return self.areas.get(area_id) or AreaState()
+        """What stands in ``area_id``, for reading: the stored area, or a read-only empty one.
+
+        Change an area with :meth:`edit` (or build one and :meth:`set_area` it).
+        """
+        return self.areas.get(area_id) or NOTHING_HERE
+
+    @contextmanager
+    def edit(self, area_id: str) -> Iterator[AreaState]:
+        """Change ``area_id`` in place: yields the stored area (a new empty one if nothing is
+        stored); on exit it is tidied (no units: no house, no routed units) and stored, or
+        dropped when empty."""
+        here = self.areas.get(area_id) or AreaState()
+        yield here
+        self.set_area(area_id, here)
 
     def set_area(self, area_id: str, area: AreaState) -> None:
+        """Store ``area`` (tidied), or drop it when nothing is left in it."""
+        area.tidy()
         if area.is_empty():
             self.areas.pop(area_id, None)
         else:

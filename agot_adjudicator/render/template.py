@@ -30,18 +30,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agot_adjudicator.engine.board import controlled_areas, destinations
+from agot_adjudicator.engine.battles import retreat_options
+from agot_adjudicator.engine.board import LOSS_ORDER, controlled_areas, destinations
+from agot_adjudicator.engine.mustering import ship_seas
 from agot_adjudicator.engine.planning import RESTRICTED_KIND, stars_allowed
+from agot_adjudicator.engine.raids import RAIDABLE, raid_reach
+from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
-from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.state import RESTRICTIONS, GameState, HouseState
 
 DEFAULT_SCHEMA_REF = "orders.schema.json"
 """Where the ``$schema`` line points by default: a copy beside the order file."""
 
-RESTRICTION_TEXT = {"sea_of_storms": "no Raid orders (R3.9)",
-                    "storm_of_swords": "no Defense orders (R3.10)",
-                    "feast_for_crows": "no Consolidate Power orders (R3.11)",
-                    "rains_of_autumn": "supporting footmen add no strength (R3.12)"}
 CARD_CHOICES = {
     "cersei_lannister": "area of the loser's order to remove",
     "renly_baratheon": "upgrade (a footman that fought becomes a knight)",
@@ -52,8 +52,6 @@ CARD_CHOICES = {
 """House cards whose "if you win" text asks a choice (R6.4), and what is chosen."""
 
 UNIT_PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships"}
-PREFERENCE = ["footman", "ship", "knight"]
-"""Example order of unit types to lose: cheapest first (knights cost 2 mustering points)."""
 
 
 @dataclass
@@ -147,29 +145,84 @@ def _neighbours_note(state: GameState, house: str, areas: Sequence[str]) -> str:
     return ", ".join(parts) or "none"
 
 
+@dataclass(frozen=True)
+class _View:
+    """What the skeleton of one house is built from: the state, the house, its areas."""
+
+    state: GameState
+    ruleset: Ruleset
+    house: str
+    possible: list[str]
+    """Westeros cards that may still come this round (empty after the reveal)."""
+    mine: list[str]
+    """Areas holding the house's units, in id order."""
+
+    @classmethod
+    def of(cls, state: GameState, ruleset: Ruleset, house: str) -> _View:
+        mine = [a for a in ruleset.area_ids if state.area(a).house == house and state.area(a).units]
+        return cls(state, ruleset, house, _possible_cards(state, ruleset), mine)
+
+    @property
+    def planning(self) -> bool:
+        """Orders are still to be placed (the Westeros or planning phase)."""
+        return self.state.phase in ("westeros", "planning")
+
+    @property
+    def hs(self) -> HouseState:
+        return self.state.houses[self.house]
+
+    @property
+    def ordered(self) -> list[str]:
+        """The house's areas that hold (or, before the reveal, may hold) an order."""
+        if self.planning:
+            return self.mine
+        return [a for a in self.mine if self.state.area(a).order is not None]
+
+    def kind_of(self, area_id: str) -> str | None:
+        order = self.state.area(area_id).order
+        return self.ruleset.order_tokens[order].kind if order in self.ruleset.order_tokens else None
+
+    def with_order(self, kind: str) -> list[str]:
+        """The house's areas whose order may be of ``kind``: all before the reveal."""
+        return [a for a in self.ordered if self.planning or self.kind_of(a) == kind]
+
+
 def order_template(state: GameState, ruleset: Ruleset, house: str,
                    schema_ref: str = DEFAULT_SCHEMA_REF) -> str:
     """The order file skeleton of ``house`` for the round of ``state`` (R3–R8; see module doc).
 
     ``house`` must be in play and the game not ended (the CLI checks both).
     """
-    s, rs = state, ruleset
-    hs = s.houses[house]
-    phase = s.phase
-    planning = phase in ("westeros", "planning")
-    possible = _possible_cards(s, rs)
-    restrictions = list(s.restrictions)
-    mine = [a for a in rs.area_ids if s.area(a).house == house and s.area(a).units]
-    ordered = [a for a in mine if s.area(a).order is not None] if phase == "action" else mine
-
-    def kind_of(area_id: str) -> str | None:
-        order = s.area(area_id).order
-        return rs.order_tokens[order].kind if order in rs.order_tokens else None
-
+    view = _View.of(state, ruleset, house)
     out = _Lines()
+    _header(out, view, schema_ref)
+    if view.planning:
+        _orders(out, view)
+    else:
+        placed = ", ".join(f"{a}: {state.area(a).order}" for a in view.ordered) or "none"
+        out.note(f"Orders are on the board (action phase): {placed}.")
+        out.live("")
+    _westeros_bids(out, view)
+    out.note("Plans (docs/protocol.md P1): answers given in advance; one that no longer fits is asked again.")
+    out.yaml(0, "plans:")
+    _raven_plan(out, view)
+    _raid_plans(out, view)
+    _march_plans(out, view)
+    _support_plans(out, view)
+    _battle_plans(out, view)
+    _westeros_plans(out, view)
+    out.live("")
+    out.note("Direct answers to decisions announced by a stopped run go under answers:, by id:")
+    out.yaml(0, "answers: {}")
+    return out.text()
+
+
+def _header(out: _Lines, view: _View, schema_ref: str) -> None:
+    """The ``$schema`` line, how to use the file, and its live keys."""
+    s, house = view.state, view.house
     out.live(f"# yaml-language-server: $schema={schema_ref}")
     out.note(f"agot order file of {house}: game {s.game_id}, round {s.round} "
-             f"(the state is at the {phase} phase).")
+             f"(the state is at the {s.phase} phase).")
     out.note("The $schema line lets YAML-aware editors complete and check this file.")
     if "://" in schema_ref:
         out.note(f"It points at {schema_ref}.")
@@ -185,144 +238,159 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
     out.live(f"house: {house}")
     out.live("")
 
-    # --- orders (R4) ---------------------------------------------------------------------
-    if planning:
-        position = s.tracks["kings_court"].index(house) + 1
-        stars = stars_allowed(s, rs, house)
-        out.note("Orders (R4): at most one per area holding your units; null = no order (R4.1).")
-        out.note(f"Special (★) orders allowed: {stars} (King's Court position {position}, R4.2)"
-                 + ("; a Clash of Kings this round may change it." if "clash_of_kings" in possible
-                    else "."))
-        out.note(f"Order tokens (R0.2): {_token_list(rs, restrictions)}.")
-        out.note("Consolidate Power only on land (R4.3).")
-        islands = [a for a in mine if rs.support_forbidden(a)]
-        if islands:
-            out.note(f"No Support order on an island ({', '.join(islands)}): no land neighbour to "
-                     "support (R4.1, R6.2).")
-        if restrictions:
-            for card in restrictions:
-                out.note(f"This round ({card}): {RESTRICTION_TEXT[card]}.")
-        elif possible:
-            coming = [c for c in RESTRICTION_TEXT if c in possible]
-            if coming:
-                out.note(f"Round {s.round}'s Westeros cards are not revealed yet. If they bring:")
-                for card in coming:
-                    out.note(f"  {card}: {RESTRICTION_TEXT[card]};")
-                out.note("an order forbidden by then is asked again (R4.4).")
-        else:
-            out.note("No Westeros card restricts orders this round.")
-        if "mustering" in possible or "supply" in possible or "wildling_attack" in possible:
-            out.note("Mustering, supply and wildling losses in the Westeros phase may change "
-                     "your areas.")
-        if mine:
-            out.yaml(0, "orders:")
-            for area_id in mine:
-                here = s.area(area_id)
-                sea = rs.areas[area_id].is_sea
-                note = f"{rs.areas[area_id].kind}: {_units(here.units)}"
-                if sea:
-                    note += "; no consolidate_power at sea"
-                if rs.support_forbidden(area_id):
-                    note += "; island: no support"
-                out.yaml(1, f"{area_id}: null", note)
-        else:
-            out.note(f"{house} has no units on the board: no orders to place.")
-        out.live("")
-    else:
-        placed = ", ".join(f"{a}: {s.area(a).order}" for a in ordered) or "none"
-        out.note(f"Orders are on the board (action phase): {placed}.")
-        out.live("")
 
-    # --- Westeros phase decisions (R3, R7, R8) ---------------------------------------------
-    if "clash_of_kings" in possible:
+def _orders(out: _Lines, view: _View) -> None:
+    """The orders section (R4): tokens, stars, this round's restrictions, one line per area."""
+    s, rs, house, possible = view.state, view.ruleset, view.house, view.possible
+    restrictions = list(s.restrictions)
+    position = s.tracks["kings_court"].index(house) + 1
+    stars = stars_allowed(s, rs, house)
+    out.note("Orders (R4): at most one per area holding your units; null = no order (R4.1).")
+    out.note(f"Special (★) orders allowed: {stars} (King's Court position {position}, R4.2)"
+             + ("; a Clash of Kings this round may change it." if "clash_of_kings" in possible
+                else "."))
+    out.note(f"Order tokens (R0.2): {_token_list(rs, restrictions)}.")
+    out.note("Consolidate Power only on land (R4.3).")
+    islands = [a for a in view.mine if rs.support_forbidden(a)]
+    if islands:
+        out.note(f"No Support order on an island ({', '.join(islands)}): no land neighbour to "
+                 "support (R4.1, R6.2).")
+    if restrictions:
+        for card in restrictions:
+            out.note(f"This round ({card}): {RESTRICTIONS[card].text}.")
+    elif possible:
+        coming = [c for c in RESTRICTIONS if c in possible]
+        if coming:
+            out.note(f"Round {s.round}'s Westeros cards are not revealed yet. If they bring:")
+            for card in coming:
+                out.note(f"  {card}: {RESTRICTIONS[card].text};")
+            out.note("an order forbidden by then is asked again (R4.4).")
+    else:
+        out.note("No Westeros card restricts orders this round.")
+    if "mustering" in possible or "supply" in possible or "wildling_attack" in possible:
+        out.note("Mustering, supply and wildling losses in the Westeros phase may change "
+                 "your areas.")
+    if view.mine:
+        out.yaml(0, "orders:")
+        for area_id in view.mine:
+            sea = rs.areas[area_id].is_sea
+            note = f"{rs.areas[area_id].kind}: {_units(s.area(area_id).units)}"
+            if sea:
+                note += "; no consolidate_power at sea"
+            if rs.support_forbidden(area_id):
+                note += "; island: no support"
+            out.yaml(1, f"{area_id}: null", note)
+    else:
+        out.note(f"{house} has no units on the board: no orders to place.")
+    out.live("")
+
+
+def _westeros_bids(out: _Lines, view: _View) -> None:
+    """Bids for a Clash of Kings (R3.6, R7) and a Wildling Attack (R3.7, R8.1) that may come."""
+    power = view.hs.power
+    if "clash_of_kings" in view.possible:
         out.note("If Clash of Kings comes (R3.6, R7): bids for the three tracks, in all at most "
-                 f"your available power ({hs.power}).")
+                 f"your available power ({power}).")
         out.yaml(0, "bids:")
         for track in TRACKS:
-            out.yaml(1, f"{track}: 0", f"0..{hs.power}")
+            out.yaml(1, f"{track}: 0", f"0..{power}")
         out.live("")
-    if "wildling_attack" in possible:
-        out.note(f"If a Wildling Attack comes (R3.7, R8.1): your bid for the Night's Watch, 0..{hs.power}.")
-        out.yaml(0, "wildlings: 0", f"threat now {s.wildling_threat}")
+    if "wildling_attack" in view.possible:
+        out.note(f"If a Wildling Attack comes (R3.7, R8.1): your bid for the Night's Watch, 0..{power}.")
+        out.yaml(0, "wildlings: 0", f"threat now {view.state.wildling_threat}")
         out.live("")
 
-    # --- plans ---------------------------------------------------------------------------
-    out.note("Plans (docs/protocol.md P1): answers given in advance; one that no longer fits is asked again.")
-    out.yaml(0, "plans:")
-    if planning and s.holder("kings_court") == house and not s.raven_used and mine:
-        out.note("  Messenger Raven (R4.6): after the reveal, replace one of your orders by an unused")
-        out.note("  token ({area: AREA, order: ORDER}), or null to keep them"
-                 + (" (if you still hold it after a Clash of Kings)." if "clash_of_kings" in possible
-                    else "."))
-        out.yaml(1, "raven: null", f"areas: {', '.join(mine)}")
 
-    # raids (R5.2)
-    raid_areas = [a for a in ordered if phase != "action" or kind_of(a) == "raid"]
-    raid_rows = []
-    for area_id in raid_areas:
-        land = rs.areas[area_id].is_land
-        targets = [t for t in rs.area_ids if t in rs.areas[area_id].adjacent
-                   and not (land and rs.areas[t].is_sea)
-                   and s.area(t).units and s.area(t).house != house]
-        if phase == "action":
-            targets = [t for t in targets if kind_of(t) in ("raid", "support", "consolidate_power")]
+def _raven_plan(out: _Lines, view: _View) -> None:
+    """The Messenger Raven's swap (R4.6), for its holder before the orders are revealed."""
+    s = view.state
+    if not (view.planning and s.holder("kings_court") == view.house and not s.raven_used
+            and view.mine):
+        return
+    out.note("  Messenger Raven (R4.6): after the reveal, replace one of your orders by an unused")
+    out.note("  token ({area: AREA, order: ORDER}), or null to keep them"
+             + (" (if you still hold it after a Clash of Kings)." if "clash_of_kings" in view.possible
+                else "."))
+    out.yaml(1, "raven: null", f"areas: {', '.join(view.mine)}")
+
+
+def _raid_targets(view: _View, area_id: str) -> list[str]:
+    """Areas a raid from ``area_id`` may target: in reach (R5.2), another house's units there and,
+    once orders are on the board, a raidable order."""
+    s = view.state
+    targets = [t for t in raid_reach(view.ruleset, area_id)
+               if s.area(t).units and s.area(t).house != view.house]
+    if not view.planning:
+        targets = [t for t in targets if view.kind_of(t) in RAIDABLE]
+    return targets
+
+
+def _raid_plans(out: _Lines, view: _View) -> None:
+    """``plans.raids`` (R5.2): per Raid order, the targets it may remove."""
+    rows = []
+    for area_id in view.with_order("raid"):
+        targets = _raid_targets(view, area_id)
         if targets:
-            raid_rows.append((area_id, targets))
-        elif phase == "action":
+            rows.append((area_id, targets))
+        elif not view.planning:
             out.note(f"  Raid in {area_id}: no adjacent order it can remove; it will be removed "
                      "with no effect (R5.2).")
-    if raid_rows:
+    if rows:
         out.note("  Raids (R5.2), in the order you want them resolved; targets in preference")
         out.note("  (Raid★: the first two legal); [] = remove the raid with no effect.")
         out.yaml(1, "raids:")
-        for area_id, targets in raid_rows:
+        for area_id, targets in rows:
             out.yaml(2, f"- {{from: {area_id}, targets: []}}", f"may target: {', '.join(targets)}")
 
-    # marches (R5.3–R5.5)
-    march_areas = [a for a in ordered if phase != "action" or kind_of(a) == "march"]
-    if march_areas:
-        out.note("  Marches (R5.3), in the order you want them resolved. moves: {AREA: [units]}, e.g.")
-        out.note("  {karhold: [knight], castle_black: [footman]}; at most one move into another house's")
-        out.note("  units or a neutral force (one battle, R5.3, R5.7); {} = move nothing.")
-        out.note(f"  leave_power_token: keep control of a land area you leave (R5.5; available power "
-                 f"{hs.power}).")
-        out.yaml(1, "marches:")
-        for area_id in march_areas:
-            here = s.area(area_id)
-            direct: list[str] = []
-            for unit in ("footman", "knight", "ship"):
-                if unit in here.standing():
-                    direct += [d for d in rs.areas[area_id].adjacent if d not in direct and
-                               rs.areas[d].is_sea == (unit == "ship")]
-            direct = [a for a in rs.area_ids if a in direct]
-            by_sea = [a for a in destinations(s, rs, house, area_id, "footman")
-                      if a not in direct] if rs.areas[area_id].is_land else []
-            if by_sea:
-                out.note(f"    from {area_id} also by ship transport (R5.4): "
-                         f"{_neighbours_note(s, house, by_sea)}")
-            out.yaml(2, f"- from: {area_id}", f"{_units(here.standing()) or 'all routed'}")
-            out.yaml(2, "  moves: {}", f"to: {_neighbours_note(s, house, direct)}")
-            if rs.areas[area_id].is_land:
-                out.yaml(2, "  leave_power_token: false")
 
-    # support (R6.2)
-    support_areas_ = [a for a in ordered if phase != "action" or kind_of(a) == "support"]
-    support_rows = []
-    for area_id in support_areas_:
-        land = rs.areas[area_id].is_land     # footmen and knights never support at sea (R6.2)
-        reach = [t for t in rs.area_ids if t in rs.areas[area_id].adjacent
-                 and not (land and rs.areas[t].is_sea)]
-        if reach and not rs.support_forbidden(area_id):
-            support_rows.append((area_id, reach))
-    if support_rows:
-        out.note("  Support (R6.2): per Support order, the houses to back in preference; [] = no one.")
-        out.note(f"  Houses: {', '.join(s.order_of_play())}.")
-        out.yaml(1, "support:")
-        for area_id, reach in support_rows:
-            out.yaml(2, f"{area_id}: [{house}]", f"battles in: {', '.join(reach)}")
-        out.yaml(1, "accept_support: true", "take support offered to you (R6.2)")
+def _march_plans(out: _Lines, view: _View) -> None:
+    """``plans.marches`` (R5.3–R5.5): per March order, where its units may go."""
+    s, rs, house = view.state, view.ruleset, view.house
+    march_areas = view.with_order("march")
+    if not march_areas:
+        return
+    out.note("  Marches (R5.3), in the order you want them resolved. moves: {AREA: [units]}, e.g.")
+    out.note("  {karhold: [knight], castle_black: [footman]}; at most one move into another house's")
+    out.note("  units or a neutral force (one battle, R5.3, R5.7); {} = move nothing.")
+    out.note(f"  leave_power_token: keep control of a land area you leave (R5.5; available power "
+             f"{view.hs.power}).")
+    out.yaml(1, "marches:")
+    for area_id in march_areas:
+        here = s.area(area_id)
+        direct: list[str] = []
+        for unit in ("footman", "knight", "ship"):
+            if unit in here.standing():
+                direct += [d for d in rs.areas[area_id].adjacent if d not in direct and
+                           rs.areas[d].is_sea == (unit == "ship")]
+        direct = [a for a in rs.area_ids if a in direct]
+        by_sea = [a for a in destinations(s, rs, house, area_id, "footman")
+                  if a not in direct] if rs.areas[area_id].is_land else []
+        if by_sea:
+            out.note(f"    from {area_id} also by ship transport (R5.4): "
+                     f"{_neighbours_note(s, house, by_sea)}")
+        out.yaml(2, f"- from: {area_id}", f"{_units(here.standing()) or 'all routed'}")
+        out.yaml(2, "  moves: {}", f"to: {_neighbours_note(s, house, direct)}")
+        if rs.areas[area_id].is_land:
+            out.yaml(2, "  leave_power_token: false")
 
-    # battles (R6)
+
+def _support_plans(out: _Lines, view: _View) -> None:
+    """``plans.support`` (R6.2): per Support order, the houses to back, and where it reaches."""
+    rows = [(a, support_reach(view.ruleset, a)) for a in view.with_order("support")]
+    rows = [(a, reach) for a, reach in rows if reach]
+    if not rows:
+        return
+    out.note("  Support (R6.2): per Support order, the houses to back in preference; [] = no one.")
+    out.note(f"  Houses: {', '.join(view.state.order_of_play())}.")
+    out.yaml(1, "support:")
+    for area_id, reach in rows:
+        out.yaml(2, f"{area_id}: [{view.house}]", f"battles in: {', '.join(reach)}")
+    out.yaml(1, "accept_support: true", "take support offered to you (R6.2)")
+
+
+def _battle_plans(out: _Lines, view: _View) -> None:
+    """House cards, the Blade, casualties, retreats and card choices (R6.4–R6.9)."""
+    s, rs, house, hs = view.state, view.ruleset, view.house, view.hs
     hand = sorted(hs.hand, key=lambda c: (-rs.house_cards[c].strength, hs.hand.index(c)))
     out.note("  House cards (R6.4): the first rule that applies: {at: AREA, card: C},")
     out.note("  {against: HOUSE, card: C} or {priority: [C, ...]}. Your hand (strength/swords/forts):")
@@ -332,17 +400,9 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
     out.yaml(2, f"- {{priority: {_flow(hand)}}}")
     if s.holder("fiefdoms") == house and not s.blade_used:
         out.yaml(1, "blade: auto", "Valyrian Steel Blade (R6.5): auto, never, always")
-    out.yaml(1, f"casualties: {_flow(PREFERENCE)}", "unit types to lose first (R6.7)")
-    retreat_rows = []
-    for area_id in mine:
-        units = s.area(area_id).units
-        unit = "ship" if all(u == "ship" for u in units) else "footman"
-        options = [d for d in destinations(s, rs, house, area_id, unit)
-                   if not (s.area(d).units and s.area(d).house != house)
-                   and s.area(d).neutral_force is None
-                   and s.area(d).power_token in (None, house)]
-        if options:
-            retreat_rows.append((area_id, options))
+    out.yaml(1, f"casualties: {_flow(LOSS_ORDER)}", "unit types to lose first (R6.7)")
+    retreat_rows = [(a, retreat_options(s, rs, house, a)) for a in view.mine]
+    retreat_rows = [(a, options) for a, options in retreat_rows if options]
     if retreat_rows:
         out.note("  Retreats (R6.9): per area where you may defend, where to retreat, in preference.")
         out.yaml(1, "retreats:")
@@ -355,7 +415,10 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
         for card in choices:
             out.yaml(2, f"{card}: []", CARD_CHOICES[card])
 
-    # Westeros plans (R3.4, R3.5, R8)
+
+def _westeros_plans(out: _Lines, view: _View) -> None:
+    """Plans for the Westeros cards that may come: musters, supply and wildling losses, ties."""
+    s, rs, house, possible = view.state, view.ruleset, view.house, view.possible
     if "mustering" in possible:
         castles = [a for a in controlled_areas(s, rs, house) if rs.areas[a].castle]
         if castles:
@@ -363,26 +426,20 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
             out.note("  upgrade (1), ship:SEA (1). Areas you leave out muster nothing; [] = nothing.")
             out.yaml(1, "musters:")
             for area_id in castles:
-                seas = [a for a in rs.area_ids if a in rs.areas[area_id].adjacent
-                        and rs.areas[a].is_sea
-                        and (not s.area(a).units or s.area(a).house == house)]
-                note = f"{rs.areas[area_id].castle}, {rs.areas[area_id].mustering_points} point" + (
-                    "s" if rs.areas[area_id].mustering_points != 1 else "")
+                seas = ship_seas(s, rs, house, area_id)
+                points = rs.areas[area_id].mustering_points
+                note = f"{rs.areas[area_id].castle}, {points} point" + ("s" if points != 1 else "")
                 if seas:
                     note += f"; ships: {', '.join('ship:' + a for a in seas)}"
                 out.yaml(2, f"{area_id}: []", note)
     if "supply" in possible:
-        out.yaml(1, f"supply_reductions: {_flow(PREFERENCE)}",
+        out.yaml(1, f"supply_reductions: {_flow(LOSS_ORDER)}",
                  "if Supply leaves armies over the limit (R3.4, R9)")
     if "wildling_attack" in possible:
-        out.yaml(1, f"wildling_losses: {_flow(PREFERENCE)}", "if the wildlings win (R8.4)")
-        out.yaml(1, f"wildling_reward: {_flow(hs.discards)}",
+        out.yaml(1, f"wildling_losses: {_flow(LOSS_ORDER)}", "if the wildlings win (R8.4)")
+        out.yaml(1, f"wildling_reward: {_flow(view.hs.discards)}",
                  "card to take back if the Night's Watch wins and you bid most (R8.3); "
-                 f"discards now: {', '.join(hs.discards) or 'none'}")
+                 f"discards now: {', '.join(view.hs.discards) or 'none'}")
     if s.holder("iron_throne") == house:
         out.yaml(1, f"tie_break: {_flow(s.order_of_play())}",
                  "as Iron Throne holder: order of tied houses (R7.2, R8)")
-    out.live("")
-    out.note("Direct answers to decisions announced by a stopped run go under answers:, by id:")
-    out.yaml(0, "answers: {}")
-    return out.text()

@@ -11,23 +11,25 @@ from typing import Any
 from agot_adjudicator.engine.context import HouseInput, Inputs
 from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
 from agot_adjudicator.engine.round import Result, resolve
-from agot_adjudicator.errors import InputError, Problem, UsageError
-from agot_adjudicator.io.reading import Document, load_yaml
+from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
+from agot_adjudicator.io.reading import Document
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
     Source,
     Submissions,
     answer_id_problems,
-    bid_problems,
     collect,
-    order_problems,
-    plan_problems,
 )
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.workflow.present import state_text
-from agot_adjudicator.workflow.validate import load_state, load_submissions
+from agot_adjudicator.workflow.validate import (
+    house_problems,
+    load_state,
+    load_submissions,
+    read_yaml,
+)
 
 # --- adjudicate ----------------------------------------------------------------------------
 
@@ -56,11 +58,11 @@ def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
 
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
                      nmr: Sequence[str] = (), defaults: bool = False) -> Adjudication:
-    """Load, check and resolve files; raise :class:`InputError` on any invalid input."""
+    """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`."""
     problems: list[Problem] = []
     state_doc = None
     try:
-        state_doc = load_yaml(state_path)
+        state_doc = read_yaml(state_path)
         problems.extend(schema_problems(state_doc, "state"))
     except InputError as exc:
         problems.extend(exc.problems)
@@ -70,16 +72,17 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
         problems.extend(exc.problems)
         docs = []
     if problems or state_doc is None:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults)
 
 
 def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset,
                     nmr: Sequence[str] = (), defaults: bool = False) -> Adjudication:
-    """Check schema-valid documents against the rules and resolve (R2–R13)."""
+    """Check schema-valid documents against the rules and resolve (R2–R13); input that breaks
+    a rule raises :class:`IllegalInput`."""
     problems = state_problems(state_doc, ruleset)
     if problems:
-        raise InputError(problems)
+        raise IllegalInput(problems)
     state = GameState.from_dict(state_doc.data)
     for house in nmr:
         if house not in state.houses:
@@ -88,25 +91,18 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     subs, problems = collect(docs, state, ruleset)
     for house in state.order_of_play():
         section = subs.sections.get(house)
-        if section is None:
-            continue
-        if section.orders is not None and state.phase == "action":
-            problems.append(section.sources["orders"].problem(
-                "orders are placed in the planning phase; the state is in the action phase"))
-        elif state.phase == "planning":
-            problems.extend(order_problems(section, state, ruleset))
-        problems.extend(bid_problems(section, state))
-        problems.extend(plan_problems(section, ruleset))
+        if section is not None:
+            problems.extend(house_problems(section, state, ruleset))
     problems.extend(answer_id_problems(subs, state, ruleset))
     if problems:
-        raise InputError(problems)
+        raise IllegalInput(problems)
     inputs, answers = engine_inputs(subs)
     try:
         result = resolve(ruleset, state, inputs, answers, nmr=tuple(nmr), defaults=defaults)
     except AnswerError as exc:
-        raise InputError(exc.problems) from None
+        raise IllegalInput(exc.problems) from None
     if result.status == "complete" and result.unused_answers:
-        raise InputError([subs.answers[a].source.problem(
+        raise IllegalInput([subs.answers[a].source.problem(
             f"answer to {a} was never asked for (a typo, or stale?)") for a in
             result.unused_answers])
     if result.status == "complete":

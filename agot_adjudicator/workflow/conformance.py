@@ -1,9 +1,10 @@
 """AGoT-ATC conformance cases (``scenarios/**/*.yaml``, ``format: agot-scenario/1``).
 
 A case builds a state from a new game (players, seed), optionally empties the
-board, deep-merges a patch, runs the submissions through the same app layer
-as ``agot adjudicate`` and compares a partial expectation. See
-``scenarios/README.md``.
+board, deep-merges a patch, puts named cards on top of the Westeros decks
+(``deck_top``), runs the submissions through the same app layer as ``agot
+adjudicate`` and compares a partial expectation, which may name a pending
+decision's options and reason (``asked``). See ``scenarios/README.md``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.errors import AgotError, InputError
-from agot_adjudicator.io.reading import Document, load_yaml, parse_text
+from agot_adjudicator.errors import AgotError, InputError, MalformedInput, Problem
+from agot_adjudicator.io.reading import Document, parse_text
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
+from agot_adjudicator.workflow.validate import read_yaml
 
 _MISSING = object()
 
@@ -45,7 +47,7 @@ def deep_merge(base: Any, patch: Any) -> Any:
 
 
 def build_state(spec: Mapping[str, Any], ruleset: Ruleset) -> dict[str, Any]:
-    """The case's starting state as plain data (R1 setup, then the patch)."""
+    """The case's starting state as plain data (R1 setup, the patch, then ``deck_top``)."""
     players = spec.get("players", 5)
     state = new_game(ruleset, list(ruleset.players[players]), spec.get("seed", 1), "atc")
     data = state.to_dict(ruleset)
@@ -56,7 +58,27 @@ def build_state(spec: Mapping[str, Any], ruleset: Ruleset) -> dict[str, Any]:
                 data["areas"][area_id] = {"neutral_force": area["neutral_force"]}
             else:
                 del data["areas"][area_id]
-    return deep_merge(data, spec.get("patch", {}))
+    data = deep_merge(data, spec.get("patch", {}))
+    for deck, top in spec.get("deck_top", {}).items():
+        data["westeros"]["decks"][deck] = put_on_top(data["westeros"]["decks"][deck], top, deck)
+    return data
+
+
+def put_on_top(pile: list[str], top: str | list[str], deck: str = "") -> list[str]:
+    """``pile`` with one copy of each card of ``top`` moved to the top, in that order; the other
+    cards keep their order (the seed's shuffle).
+
+    >>> put_on_top(["a", "b", "c", "b"], ["b", "a"])
+    ['b', 'a', 'c', 'b']
+    """
+    cards = [top] if isinstance(top, str) else list(top)
+    rest = list(pile)
+    for card in cards:
+        if card not in rest:
+            raise MalformedInput([Problem("scenario", None, None, f"$.state.deck_top.{deck}",
+                                          f"deck {deck} holds no (more) '{card}'")])
+        rest.remove(card)
+    return cards + rest
 
 
 def get_path(data: Any, dotted: str) -> Any:
@@ -84,6 +106,9 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
     error: str = ""
+    asked: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per pending id: its ``options`` (a list, empty when not listable) and ``reason``
+    (why it is asked again, or None)."""
     state: dict[str, Any] | None = None
     differences: list[str] = field(default_factory=list)
 
@@ -102,17 +127,39 @@ def run_case(case: Mapping[str, Any], ruleset: Ruleset, name: str = "case") -> O
         for doc in docs:
             problems += schema_problems(doc, "orders")
         if problems:
-            raise InputError(problems)
+            raise MalformedInput(problems)
         run = adjudicate_docs(state_doc, docs, ruleset, tuple(options.get("nmr", [])),
                                   bool(options.get("defaults", False)))
         result = run.result
         outcome = Outcome(result.status, list(result.events),
                           [p.request.id for p in result.pending],
-                          state=result.state.to_dict(ruleset))
+                          state=result.state.to_dict(ruleset),
+                          asked={p.request.id: {"options": list(p.request.options),
+                                                "reason": p.reason} for p in result.pending})
     except AgotError as exc:
         outcome = Outcome("error", error=str(exc))
     compare(case.get("expect", {}), outcome)
     return outcome
+
+
+def _asked_differences(decision: str, want: Mapping[str, Any], outcome: Outcome) -> list[str]:
+    """How pending decision ``decision`` differs from ``want`` (``options``: exactly; ``reason``:
+    a substring, or null for a decision asked for the first time)."""
+    got = outcome.asked.get(decision)
+    if got is None:
+        return [f"asked.{decision}: not pending (pending: {', '.join(outcome.pending) or 'none'})"]
+    out = []
+    if "options" in want and got["options"] != want["options"]:
+        out.append(f"asked.{decision}.options: expected {want['options']}, got {got['options']}")
+    if "reason" in want:
+        reason, expected = got["reason"], want["reason"]
+        if expected is None and reason is not None:
+            out.append(f"asked.{decision}.reason: expected none (asked the first time), got "
+                       f"{reason!r}")
+        elif expected is not None and (reason is None or expected not in reason):
+            out.append(f"asked.{decision}.reason: expected a reason containing {expected!r}, "
+                       f"got {reason!r}")
+    return out
 
 
 def compare(expect: Mapping[str, Any], outcome: Outcome) -> None:
@@ -128,6 +175,8 @@ def compare(expect: Mapping[str, Any], outcome: Outcome) -> None:
                     f"{outcome.error!r}")
     if "pending" in expect and outcome.pending != expect["pending"]:
         diff.append(f"pending: expected {expect['pending']}, got {outcome.pending}")
+    for decision, want in expect.get("asked", {}).items():
+        diff.extend(_asked_differences(decision, want, outcome))
     position = 0
     for want in expect.get("events", []):
         found = next((i for i in range(position, len(outcome.events))
@@ -152,11 +201,11 @@ def compare(expect: Mapping[str, Any], outcome: Outcome) -> None:
 
 
 def load_case(path: Path) -> Document:
-    """Load and schema-check a case file (raises :class:`InputError`)."""
-    doc = load_yaml(path)
+    """Load and schema-check a case file (raises :class:`MalformedInput`)."""
+    doc = read_yaml(str(path))
     problems = schema_problems(doc, "scenario")
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return doc
 
 

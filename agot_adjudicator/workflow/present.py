@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agot_adjudicator.engine.setup import new_game
-from agot_adjudicator.errors import InputError, Problem, UsageError
+from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import Ruleset
@@ -30,7 +30,7 @@ def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change]
         loaded.append(state)
         warnings.extend(found)
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return diff_states(loaded[0], loaded[1], ruleset), warnings
 
 
@@ -41,7 +41,7 @@ def template_text(state_path: str, house: str, ruleset: Ruleset, schema_ref: str
         raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
                          f"({', '.join(state.order_of_play())})")
     if state.phase == "ended":
-        raise InputError([doc.problem(["phase"], f"the game has ended (round {state.round}): "
+        raise IllegalInput([doc.problem(["phase"], f"the game has ended (round {state.round}): "
                                       "there is nothing to submit")])
     return order_template(state, ruleset, house, schema_ref)
 

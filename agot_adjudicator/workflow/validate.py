@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agot_adjudicator.errors import InputError, Problem, UsageError
+from agot_adjudicator.engine.support import support_reach
+from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
@@ -23,22 +24,34 @@ from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 
 
+def read_yaml(path: str) -> Document:
+    """Read a file as safe YAML; a file that cannot be read or parsed is :class:`MalformedInput`."""
+    try:
+        return load_yaml(path)
+    except MalformedInput:
+        raise
+    except InputError as exc:
+        raise MalformedInput(exc.problems) from None
+
+
 def load_state(path: str, ruleset: Ruleset) -> tuple[Document, GameState]:
-    """Load a state file: safe YAML, schema, then rule checks. Raises :class:`InputError`."""
-    doc = load_yaml(path)
+    """Load a state file: safe YAML, schema (:class:`MalformedInput`), then rule checks
+    (:class:`IllegalInput`)."""
+    doc = read_yaml(path)
     problems = schema_problems(doc, "state")
-    if not problems:
-        problems = state_problems(doc, ruleset)
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
+    problems = state_problems(doc, ruleset)
+    if problems:
+        raise IllegalInput(problems)
     return doc, GameState.from_dict(doc.data)
 
 
 def load_submissions(paths: Sequence[str]) -> list[Document]:
-    """Load submission files; every problem of every file at once."""
+    """Load submission files; every problem of every file at once (:class:`MalformedInput`)."""
     docs, problems = read_submissions(paths)
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return docs
 
 
@@ -47,7 +60,7 @@ def read_submissions(paths: Sequence[str]) -> tuple[list[Document], list[Problem
     docs, problems = [], []
     for path in paths:
         try:
-            doc = load_yaml(path)
+            doc = read_yaml(path)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
@@ -65,6 +78,13 @@ class Validation:
 
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    malformed: list[Problem] = field(default_factory=list)
+    """The problems that are malformed input (YAML, schema); the others are illegal input."""
+
+    def error(self) -> InputError:
+        """The error that refuses these problems, of the class that names their kind."""
+        illegal = [p for p in self.problems if p not in self.malformed]
+        return InputError.of(self.malformed, illegal)
 
 
 def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
@@ -84,9 +104,7 @@ def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> l
                 continue
             if ruleset.order_tokens[order].kind != "support":
                 continue
-            land_units = all(u != "ship" for u in state.area(area_id).units)
-            candidates = [a for a in ruleset.areas[area_id].adjacent
-                          if not (land_units and ruleset.areas[a].is_sea)]
+            candidates = support_reach(ruleset, area_id)
             if not any(state.area(a).units or state.area(a).neutral_force for a in candidates):
                 warnings.append(src.problem(f"support order in {area_id}: no area it can support "
                                             "holds units or a neutral force, so no battle can "
@@ -183,6 +201,43 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
     return warnings
 
 
+def house_problems(section: HouseSection, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """What refuses one house's section before a run: the same for ``validate`` and ``adjudicate``.
+
+    Orders are placed in the planning phase (R4). In a planning-phase state they
+    must be legal now (R4.1–R4.4); in an action-phase state they are refused. In
+    a Westeros-phase state the engine checks them only when the planning phase
+    comes, after the cards have moved units and brought their restrictions: an
+    order that no longer fits is then asked again (R4.4), so it is not refused
+    here (``validate`` warns, :func:`early_order_warnings`). An ended game
+    resolves nothing (R11), so its orders are not checked. Bids are checked
+    against the power available now (R7.1, R8.1) and plans against the
+    ruleset's ids.
+    """
+    problems: list[Problem] = []
+    if section.orders is not None and state.phase == "action":
+        problems.append(section.sources["orders"].problem(
+            f"orders are placed in the planning phase; the state is in the {state.phase} phase"))
+    elif state.phase == "planning":
+        problems.extend(order_problems(section, state, ruleset))
+    problems.extend(bid_problems(section, state))
+    problems.extend(plan_problems(section, ruleset))
+    return problems
+
+
+def early_order_warnings(section: HouseSection, state: GameState,
+                         ruleset: Ruleset) -> list[Problem]:
+    """Orders given before the Westeros phase that do not fit the board as it is now (R4.4).
+
+    The engine checks them after the Westeros cards (which may muster, reduce
+    units or forbid orders); one that still does not fit is asked again then.
+    """
+    return [Problem(p.file, p.line, p.column, p.path,
+                    f"{p.message} (now, before the Westeros phase; if it still does not fit "
+                    "after the cards, these orders are asked again, R4.4)")
+            for p in order_problems(section, state, ruleset)]
+
+
 def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset) -> Validation:
     """Check a state and submissions without resolving anything."""
     result = Validation()
@@ -190,27 +245,24 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         _, state = load_state(state_path, ruleset)
     except InputError as exc:
         result.problems.extend(exc.problems)
+        if isinstance(exc, MalformedInput):
+            result.malformed.extend(exc.problems)
         state = None
     docs, problems = read_submissions(orders_paths)
     result.problems.extend(problems)
+    result.malformed.extend(problems)
     if state is None:
         return result
     subs, problems = collect(docs, state, ruleset)
     result.problems.extend(problems)
-    planning = state.phase in ("westeros", "planning")
     for house in state.order_of_play():
         section = subs.sections.get(house)
-        if section is None:
-            continue
-        if section.orders is not None and not planning:
-            result.problems.append(section.sources["orders"].problem(
-                f"orders are placed in the planning phase; the state is in the {state.phase} "
-                "phase"))
-        else:
-            result.problems.extend(order_problems(section, state, ruleset))
-        result.problems.extend(bid_problems(section, state))
-        result.problems.extend(plan_problems(section, ruleset))
+        if section is not None:
+            result.problems.extend(house_problems(section, state, ruleset))
     if not result.problems:
+        for house in state.order_of_play():
+            if house in subs.sections and state.phase == "westeros":
+                result.warnings.extend(early_order_warnings(subs.sections[house], state, ruleset))
         result.warnings.extend(support_warnings(subs, state, ruleset))
         result.warnings.extend(plan_warnings(subs, state, ruleset))
         result.warnings.extend(empty_submission_warnings(docs))
@@ -241,8 +293,8 @@ def load_state_lenient(path: str, ruleset: Ruleset) -> tuple[GameState, list[Pro
     For comparing states (``agot diff``): a state that breaks a rule, or was
     made with another ruleset, can still be compared value by value.
     """
-    doc = load_yaml(path)
+    doc = read_yaml(path)
     problems = schema_problems(doc, "state")
     if problems:
-        raise InputError(problems)
+        raise MalformedInput(problems)
     return GameState.from_dict(doc.data), state_problems(doc, ruleset)
