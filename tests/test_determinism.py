@@ -86,7 +86,9 @@ def _documents():
                 yield from mappings(value, depth + 1)
 
     folders = ("scenarios", "tests/data", "bench/data", "agot_adjudicator/data")
-    for path in sorted(p for f in folders for p in (ROOT / f).rglob("*.yaml")):
+    copies = {"records", "rulesets", "archive"}  # frozen copies of games and rulesets walked here
+    for path in sorted(p for f in folders for p in (ROOT / f).rglob("*.yaml")
+                       if not copies & set(p.relative_to(ROOT).parts)):
         try:
             yield from mappings(parse_text(path.name, path.read_bytes()).data)
         except InputError:
