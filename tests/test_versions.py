@@ -298,3 +298,25 @@ def test_ruleset_keep_copies_the_games_ruleset_in(runner, short, corrected):
     assert content_hash(docs) == OLD_HASH
     again = runner.invoke(main, ["ruleset", "keep", str(short)])
     assert again.exit_code == 0 and "already holds" in again.stdout
+
+
+def test_whatif_against_a_state_published_by_0_1_0_finds_no_difference(runner):
+    game = OLD / "short"
+    result = runner.invoke(main, ["whatif", str(game / "round-02" / "state.yaml"),
+                                  *map(str, sorted((game / "round-02" / "orders").iterdir())),
+                                  "--published", str(game / "round-03" / "state.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "no difference" in result.stdout
+
+
+def test_diff_names_the_release_that_wrote_each_state(runner, tmp_path):
+    old = OLD / "short" / "round-02" / "state.yaml"
+    doc = parse_text(str(old), old.read_bytes())
+    read_forward(doc, "state")
+    rewritten = tmp_path / "state.yaml"
+    rewritten.write_text(state_text(GameState.from_dict(doc.data), load_ruleset()))
+    result = runner.invoke(main, ["diff", str(old), str(rewritten)])
+    assert result.exit_code == 4, result.output
+    assert f"written_by: {FIRST_MAKER} → {MAKER}" in result.stdout
+    assert f"chain.written_by: {FIRST_MAKER} → {MAKER}" in result.stdout
+    assert "2 differences" in result.stdout

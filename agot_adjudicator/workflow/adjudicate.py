@@ -274,14 +274,18 @@ class WhatIf:
 
 def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: str,
                  ruleset: Ruleset, nmr: Sequence[str] = (), defaults: bool = False) -> WhatIf:
-    """Adjudicate again and compare the result with the published next state."""
+    """Adjudicate again and compare the result with the published next state (written as
+    its maker wrote it: its release and state format version)."""
     from agot_adjudicator.render.diff import explain_state_texts
+    from agot_adjudicator.workflow.present import recorded_writer
 
+    maker, version = recorded_writer(load_yaml(published_path).data)
     load_state(published_path, ruleset)
     run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults)
     outputs = render_outputs(run, ruleset)
     if outputs.state is None:
         return WhatIf(outputs, [])
     published = Path(published_path).read_bytes().decode("utf-8")
-    changes = [] if published == outputs.state else explain_state_texts(published, outputs.state, ruleset)
+    expected = state_text(run.result.state, ruleset, maker=maker, version=version)
+    changes = [] if published == expected else explain_state_texts(published, expected, ruleset)
     return WhatIf(outputs, changes)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import InputError, Problem, UsageError
-from agot_adjudicator.io.formats import MAKER
+from agot_adjudicator.io.formats import MAKER, maker_of, version_of
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import Ruleset
@@ -56,6 +57,14 @@ def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: s
     """The YAML text of a new game's starting state."""
     state = new_game(ruleset, list(houses), seed, game_id)
     return state_text(state, ruleset, maker=maker, version=version)
+
+
+def recorded_writer(data: Any) -> tuple[str, int]:
+    """Who wrote a recorded state (plain data read before any upgrade), and in which
+    state format version: one this release can write, else the current one (the
+    comparison then shows the difference)."""
+    version = version_of(data, "agot-state")
+    return maker_of(data), version if version in STATE_HEADERS else STATE_VERSION
 
 
 def state_text(state: GameState, ruleset: Ruleset, *, maker: str = MAKER,

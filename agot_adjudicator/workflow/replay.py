@@ -29,14 +29,15 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError, UsageError
-from agot_adjudicator.io.formats import MAKER, maker_of, version_of
+from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import find_ruleset
 from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
-from agot_adjudicator.workflow.present import STATE_HEADERS, new_game_text
+from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.validate import load_state
 
 OK, MISMATCH, PENDING, OPEN, FINAL = "ok", "MISMATCH", "pending", "open", "final"
@@ -104,7 +105,7 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain,
     check = RoundCheck(f"{first.name} (start)")
     data = _raw(first)
     ruleset = _named_ruleset(data, ruleset, game_dir)
-    maker, version = _writer(data)
+    maker, version = recorded_writer(data)
     check.written_by = maker
     try:
         _, state = load_state(str(first.state), ruleset)
@@ -145,13 +146,6 @@ def _raw(rd: RoundDir | None) -> Any:
         return load_yaml(rd.state).data
     except InputError:
         return _UNREAD
-
-
-def _writer(data: Any) -> tuple[str, int]:
-    """Who wrote a recorded state, and in which state format version (one this release
-    can write; else the current one, and the comparison shows the difference)."""
-    version = version_of(data, "agot-state")
-    return maker_of(data), version if version in STATE_HEADERS else max(STATE_HEADERS)
 
 
 def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
@@ -200,8 +194,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         ruleset = _named_ruleset(next_data, ruleset, game_dir)
     else:
         ruleset = _named_ruleset(_raw(rd), ruleset, game_dir)
-    maker, version = (_writer(next_data) if isinstance(next_data, dict)
-                      else (MAKER, max(STATE_HEADERS)))
+    maker, version = (recorded_writer(next_data) if isinstance(next_data, dict)
+                      else (MAKER, STATE_VERSION))
     check.written_by = maker if isinstance(next_data, dict) else ""
     try:
         run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
