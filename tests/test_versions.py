@@ -93,7 +93,10 @@ def test_every_archived_ruleset_still_hashes_to_its_folder_name():
     for sha256 in hashes:
         docs = {f: parse_text(f, (base / sha256 / f).read_bytes()) for f in RULESET_FILES}
         assert content_hash(docs) == sha256
-        assert rulesets._load_cached(f"{ARCHIVE}/{sha256}").sha256 == sha256
+        rulesets._schema_check(docs)  # the archive is loaded compiled, without it
+        source = f"{ARCHIVE}/{sha256}"
+        assert (base / sha256 / rulesets.COMPILED).read_text() == rulesets.compiled_text(source)
+        assert rulesets._load_cached(source).sha256 == sha256
 
 
 def test_an_archived_ruleset_is_found_after_the_packaged_one_moved_on(corrected):
@@ -288,6 +291,19 @@ def test_a_game_directory_carries_its_ruleset(runner, tmp_path):
     assert run.exit_code == 3, run.output  # stops on orders, as any new game does
     assert "knows no ruleset" not in run.stderr
     assert runner.invoke(main, ["replay", str(game)]).exit_code == 0
+
+
+def test_a_carried_copy_of_a_known_ruleset_is_read_from_the_package_unless_it_differs(tmp_path):
+    game = tmp_path / "game"
+    kept = game / "rulesets" / OLD_HASH
+    export_ruleset(kept)
+    assert find_ruleset("first_edition", OLD_HASH, game).source == load_ruleset().source
+    board = kept / "board.yaml"
+    text = board.read_text()
+    start = text.index("xy: [") + len("xy: [")
+    board.write_text(text[:start] + "1" + text[start:])  # a box moved on the map: same rules
+    found = find_ruleset("first_edition", OLD_HASH, game)
+    assert found.sha256 == OLD_HASH and found.source == str(kept)
 
 
 def test_ruleset_keep_copies_the_games_ruleset_in(runner, short, corrected):

@@ -59,7 +59,8 @@ def _documents_from_dir(directory: Path) -> dict[str, Document]:
 
 
 COMPILED = "compiled.json"
-"""The packaged YAML files parsed once, as JSON (fast to load); kept equal by a test."""
+"""The packaged (and each archived) ruleset's YAML files parsed once, as JSON (fast to load);
+kept equal by tests."""
 
 
 PACKAGED = "<package>/data/first_edition"
@@ -84,9 +85,10 @@ def _documents_from_package(*, compiled: bool = True,
     return docs
 
 
-def compiled_text() -> str:
-    """The text of ``compiled.json`` for the packaged YAML files (see ``__main__`` below)."""
-    docs = _documents_from_package(compiled=False)
+def compiled_text(source: str = PACKAGED) -> str:
+    """The text of ``compiled.json`` for the packaged (or an archived) ruleset's YAML files
+    (see ``__main__`` below)."""
+    docs = _documents_from_package(compiled=False, source=source)
     return json.dumps({f: docs[f].data for f in RULESET_FILES}, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -225,9 +227,9 @@ def _load_cached(directory: str | None) -> Ruleset:
         docs = _documents_from_package()
         source = PACKAGED
     elif directory.startswith(ARCHIVE + "/"):
-        docs = _documents_from_package(compiled=False, source=directory)
+        # Archived like the packaged one: compiled, and schema-checked by tests.
+        docs = _documents_from_package(source=directory)
         source = directory
-        _schema_check(docs)
     else:
         docs = _documents_from_dir(Path(directory))
         source = directory
@@ -306,20 +308,32 @@ def find_ruleset(name: str, sha256: str, game_dir: str | Path | None = None,
         return extra
     if not isinstance(sha256, str) or not sha256.isalnum():
         return None
-    if game_dir is not None:
-        carried = Path(game_dir) / GAME_RULESETS / sha256
-        if (carried / "ruleset.yaml").is_file():
-            rs = load_ruleset(str(carried))
-            if fits(rs):
-                return rs
+    known = None
     packaged = load_ruleset()
     if fits(packaged):
-        return packaged
-    if sha256 in archived_hashes():
-        rs = _load_cached(f"{ARCHIVE}/{sha256}")
-        if fits(rs):
-            return rs
-    return None
+        known = packaged
+    elif sha256 in archived_hashes():
+        archived = _load_cached(f"{ARCHIVE}/{sha256}")
+        known = archived if fits(archived) else None
+    if game_dir is not None:
+        carried = Path(game_dir) / GAME_RULESETS / sha256
+        if (carried / "ruleset.yaml").is_file() and not _same_files(carried, known):
+            rs = load_ruleset(str(carried))  # the game's own copy (its map layout may differ)
+            if fits(rs):
+                return rs
+    return known
+
+
+def _same_files(folder: Path, ruleset: Ruleset | None) -> bool:
+    """Whether ``folder`` holds byte for byte the files of ``ruleset`` (then the packaged or
+    archived copy, compiled and cached, is used)."""
+    if ruleset is None:
+        return False
+    try:
+        return all((folder / f).read_bytes() == data
+                   for f, data in ruleset_files(ruleset.source).items())
+    except OSError:
+        return False
 
 
 def state_ruleset(state_path: str | Path, game_dir: str | Path | None = None) -> Ruleset | None:
@@ -382,6 +396,9 @@ def _short(value: Any, limit: int = 120) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - maintenance: python -m agot_adjudicator.io.rulesets
-    target = Path(__file__).parent.parent / "data" / "first_edition" / COMPILED
-    target.write_text(compiled_text(), encoding="utf-8")
-    print(f"wrote {target}")
+    data = Path(__file__).parent.parent / "data"
+    for folder, source in [(data / "first_edition", PACKAGED),
+                           *((data / "archive" / h, f"{ARCHIVE}/{h}") for h in archived_hashes())]:
+        target = folder / COMPILED
+        target.write_text(compiled_text(source), encoding="utf-8")
+        print(f"wrote {target}")
