@@ -53,16 +53,27 @@ def corrected(tmp_path, monkeypatch):
     """The packaged ruleset has moved on (a corrected manifest): the state's 829bcc97… is only
     in the package's archive now."""
     folder = tmp_path / "corrected"
-    export_ruleset(folder)
-    manifest = folder / "ruleset.yaml"
-    manifest.write_text(manifest.read_text().replace(
-        'title: "A Game of Thrones: The Board Game, first edition (2003)"',
-        'title: "A Game of Thrones: The Board Game, first edition (2003), corrected"'))
+    export_ruleset(folder, _old())
+    _retitle(folder / "ruleset.yaml", "corrected")
     real = rulesets._load_cached
     new = real(str(folder))
     assert new.sha256 != OLD_HASH
     monkeypatch.setattr(rulesets, "_load_cached", lambda d: new if d is None else real(d))
     return new
+
+
+def _old():
+    """agot 0.1.0's packaged ruleset (packaged or archived, whichever holds it now)."""
+    found = find_ruleset("first_edition", OLD_HASH)
+    assert found is not None
+    return found
+
+
+def _retitle(manifest: Path, suffix: str) -> None:
+    old = 'title: "A Game of Thrones: The Board Game, first edition (2003)"'
+    text = manifest.read_text()
+    assert old in text
+    manifest.write_text(text.replace(old, old[:-1] + f', {suffix}"'))
 
 
 def _complete(runner, game: Path, *options: str, limit: int = 30):
@@ -124,7 +135,7 @@ def test_state_1_upgrades_to_2_and_writes_back_as_it_was():
     assert doc.data["format"] == "agot-state/2" and doc.data["written_by"] == FIRST_MAKER
     assert doc.data["chain"]["written_by"] == FIRST_MAKER
     state = GameState.from_dict(doc.data)
-    ruleset = load_ruleset()
+    ruleset = _old()
     assert state_text(state, ruleset, maker=FIRST_MAKER, version=1) == path.read_text()
     written = state_text(state, ruleset)
     assert written.startswith("# agot game state (agot-state/2)")
@@ -274,10 +285,9 @@ def test_a_game_directory_carries_its_ruleset(runner, tmp_path):
     """A game started under an own ruleset goes on when that ruleset is neither packaged nor
     archived nor passed: it is in the game's own rulesets/ folder."""
     own = tmp_path / "own"
-    export_ruleset(own)
+    export_ruleset(own, _old())
     manifest = own / "ruleset.yaml"
-    manifest.write_text(manifest.read_text().replace("first edition (2003)\"",
-                                                     "first edition (2003), house rules\""))
+    _retitle(manifest, "house rules")
     sha256 = load_ruleset(str(own)).sha256
     game = tmp_path / "game"
     assert runner.invoke(main, ["--ruleset", str(own), "new", "--game", str(game), "--players",
@@ -296,8 +306,8 @@ def test_a_game_directory_carries_its_ruleset(runner, tmp_path):
 def test_a_carried_copy_of_a_known_ruleset_is_read_from_the_package_unless_it_differs(tmp_path):
     game = tmp_path / "game"
     kept = game / "rulesets" / OLD_HASH
-    export_ruleset(kept)
-    assert find_ruleset("first_edition", OLD_HASH, game).source == load_ruleset().source
+    export_ruleset(kept, _old())
+    assert find_ruleset("first_edition", OLD_HASH, game).source == _old().source
     board = kept / "board.yaml"
     text = board.read_text()
     start = text.index("xy: [") + len("xy: [")
@@ -330,7 +340,7 @@ def test_diff_names_the_release_that_wrote_each_state(runner, tmp_path):
     doc = parse_text(str(old), old.read_bytes())
     read_forward(doc, "state")
     rewritten = tmp_path / "state.yaml"
-    rewritten.write_text(state_text(GameState.from_dict(doc.data), load_ruleset()))
+    rewritten.write_text(state_text(GameState.from_dict(doc.data), _old()))
     result = runner.invoke(main, ["diff", str(old), str(rewritten)])
     assert result.exit_code == 4, result.output
     assert f"written_by: {FIRST_MAKER} → {MAKER}" in result.stdout
