@@ -259,9 +259,13 @@ def ruleset() -> None:
 @click.pass_context
 @handle_errors
 def ruleset_show(ctx: click.Context) -> None:
-    """Print the ruleset in use: name, content hash, source."""
+    """Print the ruleset in use: name, content hash, source; and the archived rulesets."""
+    from agot_adjudicator.io.rulesets import archived_hashes
+
     rs = ruleset_of(ctx)
     click.echo(f"{rs.name}: {rs.title}\nsha256: {rs.sha256}\nsource: {rs.source}")
+    for sha256 in archived_hashes():
+        click.echo(f"archived: {sha256} (earlier packaged ruleset, for games played under it)")
 
 
 @ruleset.command("export")
