@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,12 +164,6 @@ def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
     return find_ruleset(name, sha256, game_dir, extra=in_use) or in_use
 
 
-def recorded_chain(following: RoundDir | None) -> Any:
-    """The ``chain:`` of the recorded next state (``None`` if it has none), or ``_UNREAD``."""
-    data = _raw(following)
-    return data.get("chain") if isinstance(data, dict) else _UNREAD
-
-
 def recorded_options(chain: Any) -> tuple[list[str], bool]:
     """The ``--nmr``/``--defaults`` the recorded chain says its round was run with."""
     options = chain.get("options") if isinstance(chain, dict) else None
@@ -276,8 +271,6 @@ def _compare_other_release(check: RoundCheck, outputs: tuple[tuple[Path, str | N
 def log_content(text: str) -> list[dict[str, Any]] | None:
     """The game content of a log: each event without :data:`PROSE_FIELDS`, the ``record``
     line left out; None if a line is not a JSON object."""
-    import json
-
     events = []
     for line in text.splitlines():
         try:
@@ -303,7 +296,7 @@ def first_content_difference(recorded: str, expected: str) -> str | None:
     """
     old, new = log_content(recorded), log_content(expected)
     if old is None or new is None:
-        return "the recorded log is not JSON Lines" if old is None else "log unreadable"
+        return "the recorded log is not JSON Lines"
     for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
         if a.get("type") != b.get("type"):
             return (f"event {number} is {a.get('type')} in the record, {b.get('type')} now")
