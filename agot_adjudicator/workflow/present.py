@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from agot_adjudicator.engine.setup import new_game
@@ -71,11 +72,9 @@ def state_text(state: GameState, ruleset: Ruleset, *, maker: str = MAKER,
                version: int = STATE_VERSION) -> str:
     """The YAML text of ``state`` as ``maker`` wrote it in format version ``version``
     (replay writes an old record's version to compare it byte for byte)."""
-    out = state.copy()
-    out.written_by = maker
-    if out.chain is not None:
-        out.chain = {"written_by": maker, **{k: v for k, v in out.chain.items()
-                                             if k != "written_by"}}
+    chain = None if state.chain is None else {
+        "written_by": maker, **{k: v for k, v in state.chain.items() if k != "written_by"}}
+    out = replace(state, written_by=maker, chain=chain)  # shallow: to_dict copies what it writes
     return dump_yaml(out.to_dict(ruleset, version=version), header=STATE_HEADERS[version])
 
 
