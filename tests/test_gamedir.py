@@ -11,6 +11,7 @@ from ruamel.yaml import YAML
 from tamper import changed, leaves
 
 from agot_adjudicator.cli.commands import main
+from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.workflow.replay import replay_game
 
 DATA = Path(__file__).resolve().parent / "data" / "round1"
@@ -44,7 +45,9 @@ def game(recorded, tmp_path) -> Path:
 
 def test_new_game_dir_layout(game):
     assert sorted(p.name for p in game.iterdir()) == ["round-01", "round-02", "round-03",
-                                                      "round-04"]
+                                                      "round-04", "rulesets"]
+    kept = [p.name for p in (game / "rulesets").iterdir()]
+    assert kept == [load_ruleset().sha256]
     first = game / "round-01"
     assert {p.name for p in first.iterdir()} == {"state.yaml", "orders", "report.md", "log.jsonl",
                                                  "board.svg"}

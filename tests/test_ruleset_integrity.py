@@ -242,9 +242,10 @@ def test_state_from_another_ruleset_is_refused(tmp_path: Path):
     recorded = packaged_state.read_text(encoding="utf-8").split("sha256: ", 1)[1][:64]
     assert line.startswith(f"error: {packaged_state}:{_line_col(packaged_state, recorded)}: ")
     assert "$.ruleset.sha256: the state was made with ruleset first_edition" in line
-    assert f"({rules})" in line and "--ruleset" in line
+    assert f"({rules})" in line and "leave out --ruleset" in line  # agot knows the packaged one
 
     back = _run("validate", str(own_state))
     assert back.exit_code == 1
-    assert "pass the matching --ruleset" in back.stderr
+    assert "knows no ruleset with the state's name and hash" in back.stderr
+    assert "pass the ruleset the game was played under with --ruleset DIR" in back.stderr
     assert _snapshot(tmp_path) == before

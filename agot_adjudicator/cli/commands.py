@@ -26,7 +26,13 @@ from agot_adjudicator.errors import (
     PendingDecisions,
     UsageError,
 )
-from agot_adjudicator.io.rulesets import export_ruleset, load_ruleset
+from agot_adjudicator.io.rulesets import (
+    GAME_RULESETS,
+    export_ruleset,
+    keep_ruleset,
+    load_ruleset,
+    state_ruleset,
+)
 from agot_adjudicator.io.schemas import SCHEMA_NAMES, load_schema
 from agot_adjudicator.io.writing import same_file, write_all_atomic, write_atomic
 from agot_adjudicator.model.ruleset import Ruleset
@@ -79,8 +85,18 @@ def handle_errors(func: F) -> F:
 
 
 def ruleset_of(ctx: click.Context) -> Ruleset:
-    """The ruleset chosen by the global ``--ruleset`` option (loaded and checked)."""
+    """The ruleset in use: the global ``--ruleset`` option's, or the packaged one."""
     return load_ruleset(ctx.obj.get("ruleset"))
+
+
+def ruleset_for(ctx: click.Context, state: str | Path, game_dir: str | None = None) -> Ruleset:
+    """The ruleset to read ``state`` with: ``--ruleset`` if given; else the one the state
+    names (the game's ``rulesets/`` folder, the packaged one, the package's archive); the
+    packaged one if it names none of those (the state's check then says what to do)."""
+    explicit = ctx.obj.get("ruleset")
+    if explicit is not None:
+        return load_ruleset(explicit)
+    return state_ruleset(str(state), game_dir) or load_ruleset()
 
 
 @click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -105,7 +121,8 @@ def main(ctx: click.Context, ruleset_path: str | None) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Where to write the starting state.")
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
-              help="Start a game directory instead: writes DIR/round-01/state.yaml.")
+              help="Start a game directory instead: writes DIR/round-01/state.yaml and a copy "
+                   "of the ruleset in DIR/rulesets/SHA256/.")
 @click.pass_context
 @handle_errors
 def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id: str | None,
@@ -133,6 +150,8 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
                        "players; using the houses given", err=True)
     gid = game_id or f"game-{seed}"
     write_atomic(output, new_game_text(ruleset, chosen, seed, gid))
+    if game_dir is not None:
+        keep_ruleset(ruleset, game_dir)
     from agot_adjudicator.engine.chance import seed_commitment
 
     click.echo(f"wrote {output}: game {gid}, {count} players, round 1 planning phase")
@@ -146,7 +165,7 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
 @handle_errors
 def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
     """Check STATE and ORDERS files (schema, then rules) without resolving anything."""
-    ruleset = ruleset_of(ctx)
+    ruleset = ruleset_for(ctx, state)
     result = validate_files(state, list(orders), ruleset)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -164,7 +183,7 @@ def show(ctx: click.Context, state: str, house: str | None) -> None:
     """Print the board, the tracks and the houses of STATE as tables."""
     from agot_adjudicator.render.views import show_text  # only show needs the views
 
-    ruleset = ruleset_of(ctx)
+    ruleset = ruleset_for(ctx, state)
     _, game = load_state(state, ruleset)
     if house is not None and house not in game.houses:
         raise click.BadParameter(f"'{house}' is not a house in play "
@@ -184,7 +203,7 @@ def show(ctx: click.Context, state: str, house: str | None) -> None:
 def map_command(ctx: click.Context, state: str, output: str, house: str | None,
                 show_orders: bool) -> None:
     """Draw the board of STATE as an SVG picture: areas, units, tokens and tracks."""
-    ruleset = ruleset_of(ctx)
+    ruleset = ruleset_for(ctx, state)
     if same_file(output, state):
         raise UsageError(f"refusing to write the picture {output} over the state {state}")
     write_atomic(output, map_svg(state, ruleset, house, show_orders))
@@ -207,7 +226,7 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
     """
     from agot_adjudicator.render.diff import render_json, render_text
 
-    changes, warnings = diff_files(a, b, ruleset_of(ctx))
+    changes, warnings = diff_files(a, b, ruleset_for(ctx, a))
     for warning in warnings:
         click.echo(f"warning: {warning} (compared anyway)", err=True)
     render = render_json if fmt == "json" else render_text
@@ -234,7 +253,7 @@ def template(ctx: click.Context, state: str, house: str, schema_ref: str,
     nothing; uncomment the lines you need. It never reads the order of the
     Westeros decks, so it may be sent to the player.
     """
-    text = template_text(state, house, ruleset_of(ctx), schema_ref)
+    text = template_text(state, house, ruleset_for(ctx, state), schema_ref)
     if output is None:
         click.echo(text, nl=False)
         return
@@ -259,10 +278,14 @@ def ruleset() -> None:
 @click.pass_context
 @handle_errors
 def ruleset_show(ctx: click.Context) -> None:
-    """Print the ruleset in use: name, content hash, source."""
+    """Print the ruleset in use: name, content hash, source; and the archived rulesets."""
+    from agot_adjudicator.io.rulesets import archived_hashes
+
     rs = ruleset_of(ctx)
     click.echo(f"{rs.name}: {rs.title}\nsha256: {rs.sha256}\nsource: {rs.source}")
     click.echo(f"corrections: {', '.join(rs.corrections) or 'none'} (agot rules R4.1, R6.12)")
+    for sha256 in archived_hashes():
+        click.echo(f"archived: {sha256} (earlier packaged ruleset, for games played under it)")
 
 
 @ruleset.command("export")
@@ -272,6 +295,30 @@ def ruleset_export(directory: str) -> None:
     """Copy the packaged first-edition ruleset into DIRECTORY, to edit and pass as --ruleset."""
     for path in export_ruleset(directory):
         click.echo(f"wrote {path}")
+
+
+@ruleset.command("keep")
+@click.argument("game_dir", metavar="GAME_DIR", type=click.Path(file_okay=False))
+@click.pass_context
+@handle_errors
+def ruleset_keep(ctx: click.Context, game_dir: str) -> None:
+    """Copy the ruleset the game's current state names into GAME_DIR/rulesets/SHA256/.
+
+    The game then replays and continues under its own rules whichever release
+    of agot is installed.
+    """
+    from agot_adjudicator.io.gamedir import current_round
+    from agot_adjudicator.workflow.validate import load_state
+
+    state = current_round(game_dir).state
+    ruleset = ruleset_for(ctx, state, game_dir)
+    load_state(str(state), ruleset)  # refuses a state the ruleset does not fit
+    written = keep_ruleset(ruleset, game_dir)
+    for path in written:
+        click.echo(f"wrote {path}")
+    if not written:
+        click.echo(f"{Path(game_dir) / GAME_RULESETS / ruleset.sha256} already holds "
+                   f"{ruleset.name} {ruleset.sha256[:12]}…")
 
 
 @main.command(epilog=EPILOG)
@@ -291,6 +338,10 @@ def ruleset_export(directory: str) -> None:
 @click.option("--nmr", multiple=True, metavar="HOUSE",
               help="No moves received: apply the documented defaults for HOUSE (repeatable).")
 @click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
+@click.option("--move-ruleset", is_flag=True,
+              help="With --game: move the game on, from this round, from the ruleset its state "
+                   "names to the ruleset in use (packaged, or --ruleset); recorded in the chain "
+                   "with the rule changes.")
 @click.option("--in-place", is_flag=True, help="Allow an output to overwrite an input file.")
 @click.option("--format", "report_format", type=click.Choice(["markdown", "text"]),
               default="markdown", show_default=True,
@@ -303,7 +354,7 @@ def ruleset_export(directory: str) -> None:
 def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                output: str | None, report: str | None, log_path: str | None,
                pending_path: str | None, game_dir: str | None, nmr: tuple[str, ...],
-               defaults: bool, in_place: bool, report_format: str,
+               defaults: bool, move_ruleset: bool, in_place: bool, report_format: str,
                private_house: str | None) -> None:
     """Resolve the round of STATE with the ORDERS files (docs/protocol.md P1).
 
@@ -316,12 +367,16 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     if game_dir is not None and report_format != "markdown":
         raise UsageError("--game DIR keeps the Markdown report (the record replay checks); "
                                "--format text needs STATE ... --report FILE")
-    ruleset = ruleset_of(ctx)
+    if move_ruleset and game_dir is None:
+        raise UsageError("--move-ruleset moves a game directory on: give --game DIR")
     if game_dir is not None:
         if state or orders or output or report or log_path or pending_path:
             raise UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
                              "-o, --report, --log or --pending")
-        game = adjudicate_game(game_dir, ruleset, nmr, defaults)
+        ruleset, moved_from = _game_rulesets(ctx, game_dir, move_ruleset)
+        game = adjudicate_game(game_dir, ruleset, nmr, defaults, moved_from)
+        if moved_from is not None:
+            keep_ruleset(ruleset, game_dir)
         _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
                 log_path=str(game.round.log), pending_path=str(game.round.pending),
                 stale_pending=game.round.pending, board_path=str(game.round.board))
@@ -331,6 +386,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         return
     if state is None or output is None:
         raise UsageError("give STATE and -o NEXT (or --game DIR)")
+    ruleset = ruleset_for(ctx, state)
     inputs = [state, *orders]
     for out in (output, report, log_path, pending_path):
         if out is not None:
@@ -338,6 +394,32 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     run = adjudicate_files(state, list(orders), ruleset, nmr, defaults)
     _finish(run, ruleset, output=output, report=report, log_path=log_path,
             pending_path=pending_path, fmt=report_format, private_house=private_house)
+
+
+def _game_rulesets(ctx: click.Context, game_dir: str,
+                   move: bool) -> tuple[Ruleset, Ruleset | None]:
+    """The ruleset to adjudicate a game's current round under, and the one it moves on from
+    (``--move-ruleset``); a game stays on its own ruleset otherwise (said on stderr)."""
+    from agot_adjudicator.io.gamedir import current_round
+
+    state = current_round(game_dir).state
+    if not move:
+        ruleset = ruleset_for(ctx, state, game_dir)
+        in_use = ruleset_of(ctx)
+        if ruleset.sha256 != in_use.sha256:
+            click.echo(f"note: the game stays on ruleset {ruleset.name} {ruleset.sha256[:12]}… "
+                       f"({ruleset.source}); {in_use.name} {in_use.sha256[:12]}… "
+                       f"({in_use.source}) differs: --move-ruleset moves the game on to it",
+                       err=True)
+        return ruleset, None
+    target = ruleset_of(ctx)
+    current = state_ruleset(str(state), game_dir)
+    if current is None:
+        return target, target  # the state's check names the unknown ruleset and what to do
+    if current.sha256 == target.sha256 and current.name == target.name:
+        raise UsageError(f"--move-ruleset: the game is already on ruleset {target.name} "
+                         f"{target.sha256[:12]}… ({target.source})")
+    return target, current
 
 
 def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
@@ -413,7 +495,7 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     Exit 0 when the result is the published state, 4 when it differs, 3 when
     the corrected submissions leave decisions pending.
     """
-    ruleset = ruleset_of(ctx)
+    ruleset = ruleset_for(ctx, state)
     inputs = [state, *orders, published]
     for out in (output, report):
         if out is not None:
@@ -451,7 +533,7 @@ def reveal(ctx: click.Context, state: str, force: bool) -> None:
     """
     from agot_adjudicator.engine.chance import seed_commitment
 
-    ruleset = ruleset_of(ctx)
+    ruleset = ruleset_for(ctx, state)
     _, game = load_state(state, ruleset)
     if game.phase != "ended" and not force:
         raise UsageError(f"{state}: the game has not ended (round {game.round}, {game.phase} "

@@ -4,7 +4,14 @@ A ruleset is a folder holding ``ruleset.yaml`` (manifest: houses, order tokens,
 limits) and ``board.yaml``, ``house_cards.yaml``, ``westeros.yaml``,
 ``setup.yaml``. The package ships ``data/first_edition``; ``--ruleset DIR``
 selects another. Broken data is refused at load with :class:`RulesetError`
-(exit 5): schema, then integrity (R0, R1, R12)."""
+(exit 5): schema, then integrity (R0, R1, R12).
+
+A state names the ruleset it is played under by content hash. So that a game
+keeps its rules when the packaged ruleset is corrected, the package also keeps
+every earlier packaged ruleset in ``data/archive/SHA256/`` (a test checks each
+still hashes to its folder name), and a game directory may carry its own in
+``GAME/rulesets/SHA256/`` (:func:`keep_ruleset`). :func:`find_ruleset` looks in
+those places."""
 
 from __future__ import annotations
 
@@ -52,26 +59,36 @@ def _documents_from_dir(directory: Path) -> dict[str, Document]:
 
 
 COMPILED = "compiled.json"
-"""The packaged YAML files parsed once, as JSON (fast to load); kept equal by a test."""
+"""The packaged (and each archived) ruleset's YAML files parsed once, as JSON (fast to load);
+kept equal by tests."""
 
 
-def _documents_from_package(*, compiled: bool = True) -> dict[str, Document]:
-    base = resources.files("agot_adjudicator").joinpath("data", "first_edition")
+PACKAGED = "<package>/data/first_edition"
+ARCHIVE = "<package>/data/archive"
+
+
+def _package_folder(source: str) -> Any:
+    """The importlib.resources folder of a ``<package>/…`` source."""
+    return resources.files("agot_adjudicator").joinpath(*source.split("/")[1:])
+
+
+def _documents_from_package(*, compiled: bool = True,
+                            source: str = PACKAGED) -> dict[str, Document]:
+    base = _package_folder(source)
     if compiled:
         data = json.loads(base.joinpath(COMPILED).read_text(encoding="utf-8"))
-        return {f: Document(f"<package>/data/first_edition/{f}", data[f], "")
-                for f in RULESET_FILES}
+        return {f: Document(f"{source}/{f}", data[f], "") for f in RULESET_FILES}
     docs = {}
     for filename in RULESET_FILES:
         raw = base.joinpath(filename).read_bytes()
-        docs[filename] = parse_text(f"<package>/data/first_edition/{filename}", raw)
+        docs[filename] = parse_text(f"{source}/{filename}", raw)
     return docs
 
 
-def compiled_text() -> str:
-    """The text of ``compiled.json`` for the packaged YAML files (written by
-    ``python scenarios/regenerate.py``, or ``python -m agot_adjudicator.io.rulesets``)."""
-    docs = _documents_from_package(compiled=False)
+def compiled_text(source: str = PACKAGED) -> str:
+    """The text of ``compiled.json`` for the packaged (or an archived) ruleset's YAML files
+    (written by ``python scenarios/regenerate.py``, or ``python -m agot_adjudicator.io.rulesets``)."""
+    docs = _documents_from_package(compiled=False, source=source)
     return json.dumps({f: docs[f].data for f in RULESET_FILES}, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -209,7 +226,11 @@ def _load_cached(directory: str | None) -> Ruleset:
         # The packaged data is schema-checked by tests (tests/test_ruleset_packaged.py);
         # the integrity checks below still run at every load.
         docs = _documents_from_package()
-        source = "<package>/data/first_edition"
+        source = PACKAGED
+    elif directory.startswith(ARCHIVE + "/"):
+        # Archived like the packaged one: compiled, and schema-checked by tests.
+        docs = _documents_from_package(source=directory)
+        source = directory
     else:
         docs = _documents_from_dir(Path(directory))
         source = directory
@@ -240,20 +261,145 @@ def load_ruleset(path: str | None = None) -> Ruleset:
     return _load_cached(str(p))
 
 
-def export_ruleset(directory: str | Path) -> list[Path]:
-    """Copy the packaged ruleset files into ``directory``; return the paths written."""
-    base = resources.files("agot_adjudicator").joinpath("data", "first_edition")
+def export_ruleset(directory: str | Path, ruleset: Ruleset | None = None) -> list[Path]:
+    """Copy the files of ``ruleset`` (default: the packaged one) into ``directory``;
+    return the paths written."""
+    files = ruleset_files(ruleset.source if ruleset is not None else PACKAGED)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for filename in RULESET_FILES:
         target = out / filename
-        target.write_bytes(base.joinpath(filename).read_bytes())
+        target.write_bytes(files[filename])
         written.append(target)
     return written
 
 
+def ruleset_files(source: str) -> dict[str, bytes]:
+    """The bytes of the five files of the ruleset loaded from ``source``."""
+    if source.startswith("<package>/"):
+        base = _package_folder(source)
+        return {f: base.joinpath(f).read_bytes() for f in RULESET_FILES}
+    return {f: (Path(source) / f).read_bytes() for f in RULESET_FILES}
+
+
+# --- rulesets by content hash: packaged, archived, carried by a game ---------------------------
+
+GAME_RULESETS = "rulesets"
+"""The folder of a game directory that carries the rulesets it was played under."""
+
+
+def archived_hashes() -> list[str]:
+    """The content hashes of the rulesets kept in the package's archive, sorted."""
+    base = _package_folder(ARCHIVE)
+    if not base.is_dir():
+        return []
+    return sorted(child.name for child in base.iterdir() if child.is_dir()
+                  and len(child.name) == 64)
+
+
+def find_ruleset(name: str, sha256: str, game_dir: str | Path | None = None,
+                 extra: Ruleset | None = None) -> Ruleset | None:
+    """The ruleset called ``name`` whose content hash is ``sha256``: ``extra`` (the one in
+    use), the game's ``rulesets/SHA256/``, the packaged one, or the archive; else None."""
+    def fits(rs: Ruleset) -> bool:
+        return rs.sha256 == sha256 and rs.name == name
+
+    if extra is not None and fits(extra):
+        return extra
+    if not isinstance(sha256, str) or not sha256.isalnum():
+        return None
+    known = None
+    packaged = load_ruleset()
+    if fits(packaged):
+        known = packaged
+    elif sha256 in archived_hashes():
+        archived = _load_cached(f"{ARCHIVE}/{sha256}")
+        known = archived if fits(archived) else None
+    if game_dir is not None:
+        carried = Path(game_dir) / GAME_RULESETS / sha256
+        if (carried / "ruleset.yaml").is_file() and not _same_files(carried, known):
+            rs = load_ruleset(str(carried))  # the game's own copy (its map layout may differ)
+            if fits(rs):
+                return rs
+    return known
+
+
+def _same_files(folder: Path, ruleset: Ruleset | None) -> bool:
+    """Whether ``folder`` holds byte for byte the files of ``ruleset`` (then the packaged or
+    archived copy, compiled and cached, is used)."""
+    if ruleset is None:
+        return False
+    try:
+        return all((folder / f).read_bytes() == data
+                   for f, data in ruleset_files(ruleset.source).items())
+    except OSError:
+        return False
+
+
+def state_ruleset(state_path: str | Path, game_dir: str | Path | None = None) -> Ruleset | None:
+    """The known ruleset a state file names (see :func:`find_ruleset`); None if the file does
+    not load or names none agot knows (loading the state then says so, located)."""
+    try:
+        data = load_yaml(state_path).data
+    except InputError:
+        return None
+    named = data.get("ruleset") if isinstance(data, dict) else None
+    if not isinstance(named, dict):
+        return None
+    name, sha256 = named.get("name"), named.get("sha256")
+    if not isinstance(name, str) or not isinstance(sha256, str):
+        return None
+    return find_ruleset(name, sha256, game_dir)
+
+
+def keep_ruleset(ruleset: Ruleset, game_dir: str | Path) -> list[Path]:
+    """Copy ``ruleset`` into ``GAME/rulesets/SHA256/`` (if not there yet); the paths written."""
+    target = Path(game_dir) / GAME_RULESETS / ruleset.sha256
+    if (target / "ruleset.yaml").is_file():
+        return []
+    return export_ruleset(target, ruleset)
+
+
+def ruleset_changes(old: Ruleset, new: Ruleset) -> list[str]:
+    """What differs between two rulesets' rules content, one line per value, by file and
+    path (``setup.yaml unit_limits.knight: 5 → 6``); the map layout is left out."""
+    def data(rs: Ruleset) -> dict[str, Any]:
+        files = ruleset_files(rs.source)
+        return {f: _without_layout(_PART[f], parse_text(f, files[f]).data) for f in RULESET_FILES}
+
+    lines: list[str] = []
+
+    def walk(a: Any, b: Any, where: str) -> None:
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in [*a, *(k for k in b if k not in a)]:
+                sub = f"{where}.{key}" if where else str(key)
+                if key not in b:
+                    lines.append(f"{sub}: removed (was {_short(a[key])})")
+                elif key not in a:
+                    lines.append(f"{sub}: added ({_short(b[key])})")
+                else:
+                    walk(a[key], b[key], sub)
+        elif a != b:
+            lines.append(f"{where}: {_short(a)} → {_short(b)}")
+
+    before, after = data(old), data(new)
+    for filename in RULESET_FILES:
+        start = len(lines)
+        walk(before[filename], after[filename], "")
+        lines[start:] = [f"{filename} {line}" for line in lines[start:]]
+    return lines
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 if __name__ == "__main__":  # pragma: no cover - maintenance: python -m agot_adjudicator.io.rulesets
-    target = Path(__file__).parent.parent / "data" / "first_edition" / COMPILED
-    target.write_text(compiled_text(), encoding="utf-8")
-    print(f"wrote {target}")
+    data = Path(__file__).parent.parent / "data"
+    for folder, source in [(data / "first_edition", PACKAGED),
+                           *((data / "archive" / h, f"{ARCHIVE}/{h}") for h in archived_hashes())]:
+        target = folder / COMPILED
+        target.write_text(compiled_text(source), encoding="utf-8")
+        print(f"wrote {target}")

@@ -169,7 +169,17 @@ def _valid(name: str, data: Any) -> bool:
 
 
 def schema_problems(doc: Document, schema_name: str) -> list[Problem]:
-    """Every JSON Schema violation of ``doc``, each located at its node."""
+    """Every JSON Schema violation of ``doc``, each located at its node.
+
+    A state, submission or scenario of an older format version is first read
+    forward to the current one, in place (:func:`agot_adjudicator.io.formats.read_forward`);
+    one of a newer version is refused.
+    """
+    from agot_adjudicator.io.formats import read_forward
+
+    newer = read_forward(doc, schema_name)
+    if newer:
+        return newer
     if _valid(schema_name, doc.data):
         return []
     from jsonschema.exceptions import best_match

@@ -40,6 +40,27 @@ class _Tally:
                    dict.fromkeys(houses, 0))
 
 
+def ruleset_problem(doc: Document, ruleset: Ruleset) -> Problem:
+    """The state names another ruleset than ``ruleset``: say which, and what to do."""
+    from agot_adjudicator import __version__
+    from agot_adjudicator.io.rulesets import find_ruleset
+
+    name, sha256 = doc.data["ruleset"]["name"], doc.data["ruleset"]["sha256"]
+    wrong = "sha256" if sha256 != ruleset.sha256 else "name"
+    made = (f"the state was made with ruleset {name} {sha256[:12]}…, but the ruleset in use is "
+            f"{ruleset.name} {ruleset.sha256[:12]}… ({ruleset.source})")
+    known = find_ruleset(name, sha256)
+    if known is not None:
+        return doc.problem(["ruleset", wrong], f"{made}; agot knows the state's ruleset "
+                           f"({known.source}): leave out --ruleset to play on under it, or move "
+                           "the game on with `agot adjudicate --game DIR --move-ruleset`")
+    return doc.problem(["ruleset", wrong], f"{made}, and agot {__version__} knows no ruleset "
+                       "with the state's name and hash (packaged, archived, or in the game's "
+                       f"rulesets/ folder): pass the ruleset the game was played under with "
+                       f"--ruleset DIR, or copy it into GAME/rulesets/{sha256}/, or use the "
+                       "agot release that wrote the state")
+
+
 def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
     """Every rule problem of a schema-valid state document (R0.3, R0.4, R9, R12, R13)."""
     problems = ruleset_problems(doc, ruleset)
@@ -67,12 +88,7 @@ def ruleset_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
     recorded = doc.data["ruleset"]
     if recorded["sha256"] == ruleset.sha256 and recorded["name"] == ruleset.name:
         return []
-    wrong = "sha256" if recorded["sha256"] != ruleset.sha256 else "name"
-    return [doc.problem(["ruleset", wrong],
-                        f"the state was made with ruleset {recorded['name']} "
-                        f"{recorded['sha256'][:12]}…, but the ruleset in use is "
-                        f"{ruleset.name} {ruleset.sha256[:12]}… ({ruleset.source}); "
-                        "pass the matching --ruleset")]
+    return [ruleset_problem(doc, ruleset)]
 
 
 def round_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:

@@ -1,4 +1,4 @@
-"""The game state (``format: agot-state/1``) as dataclasses, and its (de)serialisation.
+"""The game state (``format: agot-state/2``) as dataclasses, and its (de)serialisation.
 
 The state is the moderator's file at a phase boundary (docs/protocol.md P4). The
 engine works on a deep copy (:meth:`GameState.copy`) and never on its input.
@@ -14,7 +14,8 @@ from typing import Any
 
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 
-STATE_FORMAT = "agot-state/1"
+STATE_VERSION = 2
+STATE_FORMAT = f"agot-state/{STATE_VERSION}"
 PHASES = ("westeros", "planning", "action", "ended")
 
 
@@ -193,6 +194,8 @@ class GameState:
     revealed: dict[str, str] = field(default_factory=dict)
     winner: dict[str, Any] | None = None
     chain: dict[str, Any] | None = None
+    written_by: str | None = None
+    """The release that wrote the state (``agot/0.2.0``); set by whoever writes the file."""
 
     # --- derived facts -------------------------------------------------------------------
     @property
@@ -235,14 +238,21 @@ class GameState:
         return copy.deepcopy(self)
 
     # --- (de)serialisation ---------------------------------------------------------------
-    def to_dict(self, ruleset: Ruleset | None = None) -> dict[str, Any]:
-        """Plain data in the file layout; areas in the ruleset's fixed id order."""
+    def to_dict(self, ruleset: Ruleset | None = None, *,
+                version: int = STATE_VERSION) -> dict[str, Any]:
+        """Plain data in the file layout; areas in the ruleset's fixed id order.
+
+        ``version`` 1 writes the layout agot 0.1.0 wrote (no ``written_by``, here or in
+        the chain), so that ``agot replay`` can compare its records byte for byte.
+        """
         order = list(ruleset.area_ids) if ruleset is not None else sorted(self.areas)
         areas = {a: self.areas[a].to_dict() for a in order if a in self.areas}
         houses = {h: self.houses[h].to_dict() for h in (ruleset.houses if ruleset else
                                                        sorted(self.houses)) if h in self.houses}
-        out: dict[str, Any] = {
-            "format": STATE_FORMAT,
+        out: dict[str, Any] = {"format": f"agot-state/{version}"}
+        if version >= 2 and self.written_by is not None:
+            out["written_by"] = self.written_by
+        out.update({
             "ruleset": {"name": self.ruleset_name, "sha256": self.ruleset_sha256},
             "game": {"id": self.game_id, "seed": self.seed},
             "round": self.round,
@@ -257,11 +267,13 @@ class GameState:
             "westeros": {"shuffles": self.shuffles,
                          "revealed": {d: self.revealed[d] for d in DECKS if d in self.revealed},
                          "decks": {d: list(self.decks[d]) for d in DECKS}},
-        }
+        })
         if self.winner is not None:
             out["winner"] = copy.deepcopy(self.winner)
         if self.chain is not None:
             out["chain"] = copy.deepcopy(self.chain)
+            if version < 2:
+                out["chain"].pop("written_by", None)
         return out
 
     @classmethod
@@ -288,4 +300,5 @@ class GameState:
             revealed=dict(westeros.get("revealed", {})),
             winner=copy.deepcopy(data.get("winner")),
             chain=copy.deepcopy(data.get("chain")),
+            written_by=data.get("written_by"),
         )

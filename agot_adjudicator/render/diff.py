@@ -207,8 +207,8 @@ def diff_states(a: GameState, b: GameState, ruleset: Ruleset) -> list[Change]:
     da, db = a.to_dict(), b.to_dict()
     out = _Builder()
     # game: identity and counters (not game terms, but recorded values all the same).
-    for path in ("format", "ruleset.name", "ruleset.sha256", "game.id", "game.seed", "round",
-                 "phase"):
+    for path in ("format", "written_by", "ruleset.name", "ruleset.sha256", "game.id",
+                 "game.seed", "round", "phase"):
         out.value("game", da, db, path)
     # tracks and round-scoped markers.
     for track in TRACKS:

@@ -699,12 +699,13 @@ def _legend(x: float, y: float) -> tuple[str, float]:
 # --- the picture -----------------------------------------------------------------------------
 
 def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
-               orders: bool = False) -> str:
+               orders: bool = False, maker: str | None = None) -> str:
     """The SVG text of the board of ``state``: areas, borders, units, tokens and tracks.
 
     ``house``: draw only what that house may see (others' orders are face down
     until revealed, R4.1, R4.5; hands and decks are never drawn). ``orders``:
-    draw the orders on the board (mid-round states). Raises ValueError for a
+    draw the orders on the board (mid-round states). ``maker``: the release named in a
+    ``<!-- written by … -->`` comment after the XML declaration. Raises ValueError for a
     house not in play.
     """
     if house is not None and house not in state.houses:
@@ -720,6 +721,7 @@ def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
     height = max(map_bottom, panel_bottom + MARGIN) - min_y
     out = [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+        *([f"<!-- written by {escape(maker)} -->"] if maker else []),
         f"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{_n(width)}\" "
         f"height=\"{_n(height)}\" viewBox=\"{_n(min_x)} {_n(min_y)} {_n(width)} {_n(height)}\" "
         f"font-family={quoteattr(FONT)} data-game={quoteattr(state.game_id)} "

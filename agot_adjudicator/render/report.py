@@ -530,9 +530,18 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_log(events: Sequence[Event]) -> str:
-    """JSON Lines: one event per line, keys in event order (fields: ``events.EVENT_FIELDS``)."""
-    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+LOG_FORMAT = "agot-log/2"
+"""Version 2 starts with a ``record`` line naming its maker; version 1 (agot 0.1.0) had none."""
+
+
+def render_log(events: Sequence[Event], maker: str | None = None) -> str:
+    """JSON Lines: one event per line, keys in event order (fields: ``events.EVENT_FIELDS``).
+
+    With ``maker`` the first line is ``{"type":"record","format":"agot-log/2","written_by":…}``.
+    """
+    head = [{"type": "record", "format": LOG_FORMAT, "written_by": maker}] if maker else []
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for e in [*head, *events])
 
 
 def render_pending(pending: Sequence[PendingDecision]) -> str:

@@ -12,7 +12,9 @@ from agot_adjudicator.engine.context import HouseInput, Inputs
 from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
 from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
-from agot_adjudicator.io.reading import Document
+from agot_adjudicator.io.formats import MAKER
+from agot_adjudicator.io.reading import Document, load_yaml
+from agot_adjudicator.io.rulesets import ruleset_changes
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
     Source,
@@ -22,7 +24,7 @@ from agot_adjudicator.io.submissions import (
 )
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.state import STATE_VERSION, GameState
 from agot_adjudicator.workflow.present import state_text
 from agot_adjudicator.workflow.validate import (
     house_problems,
@@ -42,6 +44,8 @@ class Adjudication:
     docs: list[Document]
     inputs: Inputs = field(default_factory=Inputs)
     """What was submitted (the report's ``--private`` section shows one house's bids)."""
+    moved: dict[str, Any] | None = None
+    """The ruleset the game moved on from with this round, and the rule changes."""
 
 
 def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
@@ -57,8 +61,13 @@ def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
 
 
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
-                     nmr: Sequence[str] = (), defaults: bool = False) -> Adjudication:
-    """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`."""
+                     nmr: Sequence[str] = (), defaults: bool = False,
+                     moved_from: Ruleset | None = None) -> Adjudication:
+    """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`.
+
+    ``moved_from``: the state is played under that ruleset and the game moves on to
+    ``ruleset`` with this round (``adjudicate --game DIR --move-ruleset``).
+    """
     problems: list[Problem] = []
     state_doc = None
     try:
@@ -73,11 +82,20 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
         docs = []
     if problems or state_doc is None:
         raise MalformedInput(problems)
-    return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults)
+    moved = None
+    if moved_from is not None:
+        problems = state_problems(state_doc, moved_from)
+        if problems:
+            raise IllegalInput(problems)
+        moved = {"from": {"name": moved_from.name, "sha256": moved_from.sha256},
+                 "changes": ruleset_changes(moved_from, ruleset)}
+        state_doc.data["ruleset"] = {"name": ruleset.name, "sha256": ruleset.sha256}
+    return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults, moved)
 
 
 def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset,
-                    nmr: Sequence[str] = (), defaults: bool = False) -> Adjudication:
+                    nmr: Sequence[str] = (), defaults: bool = False,
+                    moved: dict[str, Any] | None = None) -> Adjudication:
     """Check schema-valid documents against the rules and resolve (R2–R13); input that breaks
     a rule raises :class:`IllegalInput`."""
     problems = state_problems(state_doc, ruleset)
@@ -106,21 +124,24 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
             f"answer to {a} was never asked for (a typo, or stale?)") for a in
             result.unused_answers])
     if result.status == "complete":
-        result.state.chain = chain_record(state_doc, docs, nmr, defaults)
-    return Adjudication(result, state_doc, list(docs), inputs)
+        result.state.chain = chain_record(state_doc, docs, nmr, defaults, moved)
+    return Adjudication(result, state_doc, list(docs), inputs, moved)
 
 
 def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[str] = (),
-                 defaults: bool = False) -> dict[str, Any]:
+                 defaults: bool = False, moved: dict[str, Any] | None = None) -> dict[str, Any]:
     """The hash chain a next state carries: SHA-256 of the state it came from and of every
-    submission file (by file name), and the ``--nmr``/``--defaults`` used, so a record cannot
-    be changed unnoticed and ``agot replay`` can run it again."""
+    submission file (by file name), the ``--nmr``/``--defaults`` used, and the ruleset the
+    game moved on from with the rule changes, so a record cannot be changed unnoticed and
+    ``agot replay`` can run it again. The writer adds ``written_by`` (workflow.present)."""
     subs = sorted((Path(d.name).name, d.sha256) for d in docs)
     chain: dict[str, Any] = {
         "previous_state": state_doc.sha256,
         "submissions": [{"file": name, "sha256": digest} for name, digest in subs]}
     if nmr or defaults:
         chain["options"] = {"nmr": sorted(set(nmr)), "defaults": defaults}
+    if moved is not None:
+        chain["ruleset_moved"] = moved
     return chain
 
 
@@ -139,13 +160,16 @@ BOARD_FILE = "board.svg"
 
 
 def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
-                   fmt: str = "markdown", private_house: str | None = None) -> Outputs:
+                   fmt: str = "markdown", private_house: str | None = None,
+                   maker: str = MAKER, state_version: int = STATE_VERSION) -> Outputs:
     """Render everything a run writes; the report ends with the hash-chain record.
 
     ``board``: also draw the board after a complete round (``agot map``), linked
     from the report as ``board.svg`` (game directories). ``fmt`` is the report
     format (markdown or text); ``private_house`` appends that house's hand, bids
-    and pending questions to the report.
+    and pending questions to the report. ``maker`` and ``state_version``: the
+    release named as writer and the state format version (replay passes a
+    record's own, to compare it with what this release writes).
     """
     from agot_adjudicator.render.report import Private, render_log, render_pending, render_report
 
@@ -164,24 +188,32 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
     pending = None
     picture = None
     if result.status == "complete":
-        state = state_text(result.state, ruleset)
+        state = state_text(result.state, ruleset, maker=maker, version=state_version)
         if board:
             from agot_adjudicator.render.picture import render_svg
 
-            picture = render_svg(result.state, ruleset)
+            picture = render_svg(result.state, ruleset, maker=maker)
             report += (f"\n![The board after the round]({BOARD_FILE})\n" if fmt == "markdown"
                        else f"\nThe board after the round: {BOARD_FILE}\n")
     else:
         pending = render_pending(result.pending)
-    report += record_text(run, state, fmt)
-    return Outputs(state, report, render_log(result.events), pending, picture)
+    report += record_text(run, state, fmt, maker)
+    return Outputs(state, report, render_log(result.events, maker), pending, picture)
 
 
-def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown") -> str:
-    """The report's closing "Record" section: the hashes that chain this round to the last."""
+def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown",
+                maker: str = MAKER) -> str:
+    """The report's closing "Record" section: who wrote it, the ruleset moved on from (and
+    the rule changes), and the hashes that chain this round to the last."""
     q = "`" if fmt == "markdown" else ""
     lines = ["", "## Record" if fmt == "markdown" else "Record\n------", "",
-             f"- state in: {q}{Path(run.state_doc.name).name}{q} sha256 {q}{run.state_doc.sha256}{q}"]
+             f"- written by: {maker}"]
+    if run.moved is not None:
+        old, data = run.moved["from"], run.state_doc.data["ruleset"]
+        lines.append(f"- ruleset moved on from {old['name']} {q}{old['sha256']}{q} to "
+                     f"{data['name']} {q}{data['sha256']}{q} with this round; rule changes:")
+        lines.extend(f"  - {change}" for change in run.moved["changes"] or ["none"])
+    lines += [f"- state in: {q}{Path(run.state_doc.name).name}{q} sha256 {q}{run.state_doc.sha256}{q}"]
     for doc in sorted(run.docs, key=lambda d: (Path(d.name).name, d.sha256)):
         lines.append(f"- submission: {q}{Path(doc.name).name}{q} sha256 {q}{doc.sha256}{q}")
     if next_state is not None:
@@ -215,12 +247,15 @@ class GameRound:
 
 
 def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
-                    defaults: bool = False) -> GameRound:
-    """Adjudicate the current round of a game directory (docs/protocol.md P4)."""
+                    defaults: bool = False, moved_from: Ruleset | None = None) -> GameRound:
+    """Adjudicate the current round of a game directory (docs/protocol.md P4) under ``ruleset``
+    (the one its state names; with ``moved_from``, the game moves on from that one to
+    ``ruleset``)."""
     from agot_adjudicator.io.gamedir import current_round
 
     rd = current_round(game_dir)  # the last folder with a state: its round is not adjudicated
-    run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults)
+    run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults,
+                           moved_from)
     if run.state_doc.data.get("phase") == "ended":
         raise UsageError(f"{rd.state}: the game has ended; nothing to adjudicate")
     return GameRound(run, rd, rd.following().state)
@@ -236,14 +271,18 @@ class WhatIf:
 
 def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: str,
                  ruleset: Ruleset, nmr: Sequence[str] = (), defaults: bool = False) -> WhatIf:
-    """Adjudicate again and compare the result with the published next state."""
+    """Adjudicate again and compare the result with the published next state (written as
+    its maker wrote it: its release and state format version)."""
     from agot_adjudicator.render.diff import explain_state_texts
+    from agot_adjudicator.workflow.present import recorded_writer
 
+    maker, version = recorded_writer(load_yaml(published_path).data)
     load_state(published_path, ruleset)
     run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults)
     outputs = render_outputs(run, ruleset)
     if outputs.state is None:
         return WhatIf(outputs, [])
     published = Path(published_path).read_bytes().decode("utf-8")
-    changes = [] if published == outputs.state else explain_state_texts(published, outputs.state, ruleset)
+    expected = state_text(run.result.state, ruleset, maker=maker, version=version)
+    changes = [] if published == expected else explain_state_texts(published, expected, ruleset)
     return WhatIf(outputs, changes)

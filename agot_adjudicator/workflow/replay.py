@@ -1,29 +1,44 @@
 """``agot replay``: re-adjudicate every recorded round of a game directory and check the record.
 
 A record is consistent when round-01's state is what ``agot new`` gives for its
-seed, houses and game id, and every ``round-(N+1)/state.yaml`` (and the round's
-``report.md`` and ``log.jsonl`` when present) is byte for byte what
-adjudicating ``round-N`` with its recorded submissions gives. The next state's
-hash chain (``chain:``) names the SHA-256 of the state and of every submission
-it came from, so a file changed after the fact is named as such.
+seed, houses and game id, and every ``round-(N+1)/state.yaml`` is byte for byte
+what adjudicating ``round-N`` with its recorded submissions gives. The next
+state's hash chain (``chain:``) names the SHA-256 of the state and of every
+submission it came from, so a file changed after the fact is named as such.
+
+Each round is re-adjudicated under the ruleset its state names (the game's
+``rulesets/`` folder, the packaged ruleset or the package's archive), or the
+one the game moved on to with that round (``chain.ruleset_moved``). The next
+state is written as its maker wrote it (its format version, its
+``written_by``), so records of earlier releases are compared byte for byte too.
+
+The round's ``report.md``, ``log.jsonl`` and ``board.svg`` were written by the
+release named in the next state. Written by this release, they must be the same
+bytes. Written by another, they may differ in wording and layout: the log is
+then compared event by event on game content — each event's type and fields,
+except :data:`PROSE_FIELDS` — and only a difference there is a mismatch.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError, UsageError
+from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
 from agot_adjudicator.io.reading import load_yaml
+from agot_adjudicator.io.rulesets import find_ruleset
 from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
-from agot_adjudicator.workflow.present import new_game_text
+from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.validate import load_state
 
 OK, MISMATCH, PENDING, OPEN, FINAL = "ok", "MISMATCH", "pending", "open", "final"
@@ -39,6 +54,8 @@ class RoundCheck:
     submissions: int = 0
     status: str = OK
     details: list[str] = field(default_factory=list)
+    written_by: str = ""
+    """The release that wrote the round's outputs (the next state's ``written_by``)."""
 
     @property
     def failed(self) -> bool:
@@ -82,9 +99,15 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundCheck | None:
-    """Round-01's state must be what ``agot new`` writes for its seed, houses and game id."""
+def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain,
+                game_dir: str | Path | None = None) -> RoundCheck | None:
+    """Round-01's state must be what ``agot new`` writes for its seed, houses and game id
+    (the release named in it, in its format version)."""
     check = RoundCheck(f"{first.name} (start)")
+    data = _raw(first)
+    ruleset = _named_ruleset(data, ruleset, game_dir)
+    maker, version = recorded_writer(data)
+    check.written_by = maker
     try:
         _, state = load_state(str(first.state), ruleset)
     except InputError as exc:
@@ -97,7 +120,8 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundChe
         check.details = [f"{first.state}: not a starting state (round {state.round}, "
                          f"{state.phase} phase{', with a hash chain' if state.chain else ''})"]
         return check
-    expected = new_game_text(ruleset, list(state.houses), state.seed, state.game_id)
+    expected = new_game_text(ruleset, list(state.houses), state.seed, state.game_id,
+                             maker=maker, version=version)
     recorded = _read(first.state) or ""
     if expected != recorded:
         check.status = MISMATCH
@@ -110,15 +134,34 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundChe
 _UNREAD = object()
 """No recorded next state, or one that does not load: nothing to learn from its chain."""
 
+PROSE_FIELDS = ("rule", "reason")
+"""Log event fields that are citation or prose, not game content: a later release may cite
+another rule id (or a protocol id) or word a reason differently."""
 
-def recorded_chain(following: RoundDir | None) -> Any:
-    """The ``chain:`` of the recorded next state (``None`` if it has none), or ``_UNREAD``."""
-    if following is None or not following.state.is_file():
+
+def _raw(rd: RoundDir | None) -> Any:
+    """The plain data of a round's state as recorded (before any upgrade), or ``_UNREAD``."""
+    if rd is None or not rd.state.is_file():
         return _UNREAD
     try:
-        return load_yaml(following.state).data.get("chain")
+        return load_yaml(rd.state).data
     except InputError:
         return _UNREAD
+
+
+def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
+                   keys: tuple[str, ...] = ("ruleset",)) -> Ruleset:
+    """The ruleset a recorded state names (``in_use`` first), or ``in_use`` if none fits
+    (adjudicating then says the state names an unknown ruleset)."""
+    named = data
+    for key in keys:
+        named = named.get(key) if isinstance(named, dict) else None
+    if not isinstance(named, dict):
+        return in_use
+    name, sha256 = named.get("name"), named.get("sha256")
+    if not isinstance(name, str) or not isinstance(sha256, str):
+        return in_use
+    return find_ruleset(name, sha256, game_dir, extra=in_use) or in_use
 
 
 def recorded_options(chain: Any) -> tuple[list[str], bool]:
@@ -132,16 +175,26 @@ def recorded_options(chain: Any) -> tuple[list[str], bool]:
 
 
 def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
-                explain: Explain) -> RoundCheck:
+                explain: Explain, game_dir: str | Path | None = None) -> RoundCheck:
     """Re-adjudicate one round folder and compare what it gives with what was recorded."""
     check = RoundCheck(rd.name)
     orders = rd.orders()
     check.submissions = len(orders)
-    chain = recorded_chain(following)
+    next_data = _raw(following)
+    chain = next_data.get("chain") if isinstance(next_data, dict) else _UNREAD
     nmr, defaults = recorded_options(chain)
+    moved_from = None
+    if isinstance(chain, dict) and isinstance(chain.get("ruleset_moved"), dict):
+        moved_from = _named_ruleset(chain, ruleset, game_dir, ("ruleset_moved", "from"))
+        ruleset = _named_ruleset(next_data, ruleset, game_dir)
+    else:
+        ruleset = _named_ruleset(_raw(rd), ruleset, game_dir)
+    maker, version = (recorded_writer(next_data) if isinstance(next_data, dict)
+                      else (MAKER, STATE_VERSION))
+    check.written_by = maker if isinstance(next_data, dict) else ""
     try:
         run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
-                                   defaults)
+                               defaults, moved_from)
     except (InputError, UsageError) as exc:
         check.status = MISMATCH
         problems = exc.problems if isinstance(exc, InputError) else [str(exc)]
@@ -159,7 +212,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
-    out = render_outputs(run, ruleset, board=True)
+    out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version)
     if following is None or not following.state.is_file():
         if out.state is None:
             check.status = PENDING
@@ -177,14 +230,83 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                          + ", ".join(p.request.id for p in run.result.pending)]
         return check
     _compare_state(check, rd, following, out.state, chain, ruleset, explain)
-    for path, expected in ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board)):
-        recorded = _read(path) if path.exists() else None
-        if recorded is not None and recorded != expected:
-            check.status = MISMATCH
-            check.details.append(f"{path} differs from the re-adjudicated one:")
-            if path.suffix != ".svg":
-                check.details.extend(text_diff(expected or "", recorded, path.name))
+    outputs = ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board))
+    if maker == MAKER:
+        for path, expected in outputs:
+            recorded = _read(path) if path.exists() else None
+            if recorded is not None and recorded != expected:
+                check.status = MISMATCH
+                check.details.append(f"{path} differs from the re-adjudicated one:")
+                if path.suffix != ".svg":
+                    check.details.extend(text_diff(expected or "", recorded, path.name))
+        return check
+    _compare_other_release(check, outputs, maker)
     return check
+
+
+def _compare_other_release(check: RoundCheck, outputs: tuple[tuple[Path, str | None], ...],
+                           maker: str) -> None:
+    """Outputs written by another release: the same bytes, or the same game content (the log,
+    event by event) with other wording and layout, or a substantive difference (a mismatch)."""
+    present = [(path, expected) for path, expected in outputs if path.exists()]
+    differ = [path.name for path, expected in present if _read(path) != expected]
+    names = ", ".join(path.name for path, _ in present) or "no report, log or picture"
+    if not differ:
+        check.details.append(f"written by {maker}: {names} are what {MAKER} writes, byte "
+                             "for byte")
+        return
+    for path, expected in present:
+        if path.suffix == ".jsonl":
+            first = first_content_difference(_read(path) or "", expected or "")
+            if first is not None:
+                check.status = MISMATCH
+                check.details.append(f"written by {maker}: {path} differs from what {MAKER} "
+                                     f"writes in substance: {first}")
+                return
+    check.details.append(f"written by {maker}: {', '.join(differ)} differ from what {MAKER} "
+                         "writes only in wording and layout (the states and the log's game "
+                         "content are the same)")
+
+
+def log_content(text: str) -> list[dict[str, Any]] | None:
+    """The game content of a log: each event without :data:`PROSE_FIELDS`, the ``record``
+    line left out; None if a line is not a JSON object."""
+    events = []
+    for line in text.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            return None
+        if not isinstance(event, dict):
+            return None
+        if event.get("type") == "record" and "written_by" in event:
+            continue
+        events.append({k: v for k, v in event.items() if k not in PROSE_FIELDS})
+    return events
+
+
+def first_content_difference(recorded: str, expected: str) -> str | None:
+    """The first event whose type or game fields differ between two logs, or None.
+
+    >>> a = '{"type":"x","rule":"R1.1","house":"stark"}\\n'
+    >>> first_content_difference(a, a.replace("R1.1", "P2")) is None
+    True
+    >>> first_content_difference(a, a.replace("stark", "tyrell"))
+    'event 1 (x): house is stark in the record, tyrell now'
+    """
+    old, new = log_content(recorded), log_content(expected)
+    if old is None or new is None:
+        return "the recorded log is not JSON Lines"
+    for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
+        if a.get("type") != b.get("type"):
+            return (f"event {number} is {a.get('type')} in the record, {b.get('type')} now")
+        for key in [*a, *(k for k in b if k not in a)]:
+            if a.get(key, "(absent)") != b.get(key, "(absent)"):
+                return (f"event {number} ({a.get('type')}): {key} is {a.get(key, '(absent)')} "
+                        f"in the record, {b.get(key, '(absent)')} now")
+    if len(old) != len(new):
+        return f"{len(old)} events in the record, {len(new)} now"
+    return None
 
 
 def _compare_state(check: RoundCheck, rd: RoundDir, following: RoundDir, expected: str,
@@ -231,7 +353,7 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     dirs = round_dirs(game_dir)
     checks: list[RoundCheck] = []
     if check_new:
-        start = check_start(dirs[0], ruleset, explain)
+        start = check_start(dirs[0], ruleset, explain, game_dir)
         if start is not None:
             checks.append(start)
     for index, rd in enumerate(dirs):
@@ -240,7 +362,7 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
             checks.append(RoundCheck(rd.name, status=MISMATCH,
                                      details=[f"{rd.state}: missing"]))
             continue
-        checks.append(check_round(rd, following, ruleset, explain))
+        checks.append(check_round(rd, following, ruleset, explain, game_dir))
     return Replay(game_dir, checks)
 
 
@@ -248,9 +370,9 @@ def render_replay(replay: Replay) -> str:
     """The table of rounds, then the details of every round that is not plainly ok."""
     from agot_adjudicator.render.tables import table
 
-    rows = [[c.folder, "" if c.round is None else c.round, c.phase, c.submissions, c.status]
-            for c in replay.checks]
-    out = [table(rows, ["folder", "round", "phase", "submissions", "result"])]
+    rows = [[c.folder, "" if c.round is None else c.round, c.phase, c.submissions,
+             c.written_by or "-", c.status] for c in replay.checks]
+    out = [table(rows, ["folder", "round", "phase", "submissions", "written by", "result"])]
     for c in replay.checks:
         if c.details:
             out.append("")
