@@ -43,7 +43,7 @@ def _documents_from_dir(directory: Path) -> dict[str, Document]:
     for filename in RULESET_FILES:
         path = directory / filename
         try:
-            docs[filename] = load_yaml(path, name=str(path))
+            docs[filename] = load_yaml(path, name=str(path), root=directory)
         except InputError as exc:
             problems.extend(str(p) for p in exc.problems)
     if problems:
@@ -243,12 +243,14 @@ def export_ruleset(directory: str | Path) -> list[Path]:
     base = resources.files("agot_adjudicator").joinpath("data", "first_edition")
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for filename in RULESET_FILES:
-        target = out / filename
-        target.write_bytes(base.joinpath(filename).read_bytes())
-        written.append(target)
-    return written
+    from agot_adjudicator.io.commit import write_together
+
+    files = [(out / filename, base.joinpath(filename).read_bytes().decode("utf-8"))
+             for filename in RULESET_FILES]
+    # Each file is renamed into place: a symlink already in DIR is replaced, never written
+    # through.
+    write_together(files)
+    return [target for target, _ in files]
 
 
 if __name__ == "__main__":  # pragma: no cover - maintenance: python -m agot_adjudicator.io.rulesets
