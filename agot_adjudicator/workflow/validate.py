@@ -11,6 +11,7 @@ from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
     SECTION_KEYS,
     Submissions,
+    answer_shape_problems,
     bid_problems,
     collect,
     order_problems,
@@ -120,6 +121,7 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
             result.problems.extend(order_problems(section, state, ruleset))
         result.problems.extend(bid_problems(section, state))
         result.problems.extend(plan_problems(section, ruleset))
+    result.problems.extend(answer_shape_problems(subs))
     if not result.problems:
         result.warnings.extend(support_warnings(subs, state, ruleset))
         result.warnings.extend(empty_submission_warnings(docs))
