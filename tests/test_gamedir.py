@@ -43,8 +43,8 @@ def game(recorded, tmp_path) -> Path:
 
 
 def test_new_game_dir_layout(game):
-    assert sorted(p.name for p in game.iterdir()) == ["round-01", "round-02", "round-03",
-                                                      "round-04"]
+    assert sorted(p.name for p in game.iterdir()) == [".agot.lock", "round-01", "round-02",
+                                                      "round-03", "round-04"]
     first = game / "round-01"
     assert {p.name for p in first.iterdir()} == {"state.yaml", "orders", "report.md", "log.jsonl",
                                                  "board.svg"}

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError, UsageError
+from agot_adjudicator.io.commit import COMMIT_DIR, pending_commit
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
 from agot_adjudicator.io.reading import load_yaml
+from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
@@ -27,6 +29,10 @@ from agot_adjudicator.workflow.present import new_game_text
 from agot_adjudicator.workflow.validate import load_state
 
 OK, MISMATCH, PENDING, OPEN, FINAL = "ok", "MISMATCH", "pending", "open", "final"
+
+RECORD_LIMIT = 8 * 1024 * 1024
+"""Recorded outputs larger than this (8 MiB; the demo's largest is under 100 KiB) are a
+difference, never read whole. Inputs (states, submissions) keep the 1 MiB input limit."""
 
 
 @dataclass
@@ -71,20 +77,41 @@ def text_diff(expected: str, recorded: str, name: str, limit: int = 40) -> list[
 
 
 
-def _read(path: Path) -> str | None:
+def present(path: Path) -> bool:
+    """A name in the record (a file, a link, a FIFO...): what is there is read, or refused."""
+    return path.exists() or path.is_symlink()
+
+
+def read_recorded(path: Path, limit: int = RECORD_LIMIT) -> tuple[str | None, str | None]:
+    """The text of a recorded file, or None and why it cannot be compared: missing, not a
+    regular file, a link leaving the game directory, over ``limit`` bytes, not UTF-8."""
+    root = path.parent.parent if path.parent.name == "orders" else path.parent
+    root = root.parent  # the game directory
     try:
-        return path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+        raw = read_bounded(path, limit, root=root)
+    except ReadRefused as exc:
+        return None, f"{path}: {exc.reason}"
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, f"{path}: not UTF-8 text (byte {exc.start})"
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        return hashlib.sha256(read_bounded(path, RECORD_LIMIT)).hexdigest()
+    except ReadRefused as exc:
+        return f"(unreadable: {exc.reason})"
 
 
 def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundCheck | None:
     """Round-01's state must be what ``agot new`` writes for its seed, houses and game id."""
     check = RoundCheck(f"{first.name} (start)")
+    links = escaping_links([first.state], first.path.parent)
+    if links:
+        check.status = MISMATCH
+        check.details = [str(p) for p in links]
+        return check
     try:
         _, state = load_state(str(first.state), ruleset)
     except InputError as exc:
@@ -98,12 +125,15 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain) -> RoundChe
                          f"{state.phase} phase{', with a hash chain' if state.chain else ''})"]
         return check
     expected = new_game_text(ruleset, list(state.houses), state.seed, state.game_id)
-    recorded = _read(first.state) or ""
-    if expected != recorded:
+    recorded, why = read_recorded(first.state)
+    if why is not None:
+        check.status = MISMATCH
+        check.details = [why]
+    elif expected != recorded:
         check.status = MISMATCH
         check.details = [f"{first.state}: not what `agot new --seed {state.seed} --houses "
                          f"{','.join(state.houses)} --game-id {state.game_id}` writes:",
-                         *explain(expected, recorded, ruleset)]
+                         *explain(expected, recorded or "", ruleset)]
     return check
 
 
@@ -113,10 +143,10 @@ _UNREAD = object()
 
 def recorded_chain(following: RoundDir | None) -> Any:
     """The ``chain:`` of the recorded next state (``None`` if it has none), or ``_UNREAD``."""
-    if following is None or not following.state.is_file():
+    if following is None or not present(following.state):
         return _UNREAD
     try:
-        return load_yaml(following.state).data.get("chain")
+        return load_yaml(following.state, root=following.path.parent).data.get("chain")
     except InputError:
         return _UNREAD
 
@@ -139,6 +169,11 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     check.submissions = len(orders)
     chain = recorded_chain(following)
     nmr, defaults = recorded_options(chain)
+    links = escaping_links([rd.state, *orders], rd.path.parent)
+    if links:
+        check.status = MISMATCH
+        check.details = [str(p) for p in links]
+        return check
     try:
         run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
                                    defaults)
@@ -155,12 +190,12 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         winner = run.state_doc.data.get("winner") or {}
         check.details = [f"game over: {', '.join(winner.get('houses', []))} "
                          f"({winner.get('reason', '')})"]
-        if following is not None and following.state.exists():
+        if following is not None and present(following.state):
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
     out = render_outputs(run, ruleset, board=True)
-    if following is None or not following.state.is_file():
+    if following is None or not present(following.state):
         if out.state is None:
             check.status = PENDING
             check.details = [f"{len(run.result.pending)} decision(s) pending: "
@@ -178,24 +213,34 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         return check
     _compare_state(check, rd, following, out.state, chain, ruleset, explain)
     for path, expected in ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board)):
-        recorded = _read(path) if path.exists() else None
-        if recorded is not None and recorded != expected:
+        if expected is None:
+            continue
+        if not present(path):
+            check.status = MISMATCH
+            check.details.append(f"{path}: missing (the round's {path.name} is part of the "
+                                 "record)")
+            continue
+        recorded, why = read_recorded(path)
+        if why is not None:
+            check.status = MISMATCH
+            check.details.append(why)
+        elif recorded != expected:
             check.status = MISMATCH
             check.details.append(f"{path} differs from the re-adjudicated one:")
             if path.suffix != ".svg":
-                check.details.extend(text_diff(expected or "", recorded, path.name))
+                check.details.extend(text_diff(expected, recorded or "", path.name))
     return check
 
 
 def _compare_state(check: RoundCheck, rd: RoundDir, following: RoundDir, expected: str,
                    chain: Any, ruleset: Ruleset, explain: Explain) -> None:
-    recorded = _read(following.state)
+    recorded, why = read_recorded(following.state)
     if recorded == expected:
         return
     check.status = MISMATCH
     check.details.append(f"{following.state} is not what adjudicating {rd.name} gives:")
     if recorded is None:
-        check.details.append(f"{following.state}: not readable as UTF-8")
+        check.details.append(why or f"{following.state}: unreadable")
         return
     check.details.extend(_chain_notes(rd, following, chain))
     check.details.extend(explain(expected, recorded, ruleset))
@@ -230,13 +275,19 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     """Check every round of ``game_dir`` (see the module docstring)."""
     dirs = round_dirs(game_dir)
     checks: list[RoundCheck] = []
+    interrupted = pending_commit(game_dir)
+    if interrupted is not None:
+        checks.append(RoundCheck(COMMIT_DIR, status=MISMATCH, details=[
+            f"{Path(game_dir) / COMMIT_DIR}: the commit of {interrupted} was interrupted "
+            "after its commit point (its files are not all in place); run `agot adjudicate "
+            f"--game {game_dir}` to finish it, then replay again"]))
     if check_new:
         start = check_start(dirs[0], ruleset, explain)
         if start is not None:
             checks.append(start)
     for index, rd in enumerate(dirs):
         following = dirs[index + 1] if index + 1 < len(dirs) else None
-        if not rd.state.is_file():
+        if not present(rd.state):
             checks.append(RoundCheck(rd.name, status=MISMATCH,
                                      details=[f"{rd.state}: missing"]))
             continue
