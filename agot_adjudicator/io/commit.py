@@ -21,6 +21,7 @@ it runs under the game directory lock (:mod:`~agot_adjudicator.io.lock`).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
@@ -124,6 +125,14 @@ def commit_round(game_dir: str | os.PathLike[str], commit: RoundCommit) -> None:
     root = Path(game_dir)
     if (root / COMMIT_DIR).exists():
         raise UsageError(f"{root / COMMIT_DIR}: an unfinished commit is in the way")
+    for name in commit.files:  # what cannot be replaced is found before anything is written
+        target = root / commit.round / name
+        if target.is_dir() and not target.is_symlink():
+            raise IsADirectoryError(errno.EISDIR, "is a directory; cannot write the round's "
+                                    f"{name} there", str(target))
+    if not os.access(root / commit.round, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, "cannot write in this folder",
+                              str(root / commit.round))
     staging = stage(root, commit)
     _fs("rename", staging, root / COMMIT_DIR)
     _sync_dir(root)
@@ -189,8 +198,11 @@ def apply_commit(root: Path) -> str:
                 if (src / "orders").exists() and not (dest / "orders").exists():
                     _fs("mkdir", dest / "orders")
     _sync_dir(target)
-    _fs("rmtree", marker)
+    # The marker goes with one rename (what is left is a stale staging folder), then away.
+    done = root / f"{STAGING_PREFIX}done-{secrets.token_hex(6)}"
+    _fs("rename", marker, done)
     _sync_dir(root)
+    _fs("rmtree", done)
     return str(data["round"])
 
 

@@ -183,11 +183,14 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
 
 def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown") -> str:
     """The report's closing "Record" section: the hashes that chain this round to the last."""
+    from agot_adjudicator.render.report import file_name_text as named
+
     q = "`" if fmt == "markdown" else ""
     lines = ["", "## Record" if fmt == "markdown" else "Record\n------", "",
-             f"- state in: {q}{Path(run.state_doc.name).name}{q} sha256 {q}{run.state_doc.sha256}{q}"]
+             f"- state in: {q}{named(Path(run.state_doc.name).name)}{q} sha256 "
+             f"{q}{run.state_doc.sha256}{q}"]
     for doc in sorted(run.docs, key=lambda d: (Path(d.name).name, d.sha256)):
-        lines.append(f"- submission: {q}{Path(doc.name).name}{q} sha256 {q}{doc.sha256}{q}")
+        lines.append(f"- submission: {q}{named(Path(doc.name).name)}{q} sha256 {q}{doc.sha256}{q}")
     if next_state is not None:
         digest = hashlib.sha256(next_state.encode("utf-8")).hexdigest()
         lines.append(f"- state out: sha256 {q}{digest}{q}")
