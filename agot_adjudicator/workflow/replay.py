@@ -19,7 +19,7 @@ from typing import Any
 
 from agot_adjudicator.errors import InputError, UsageError
 from agot_adjudicator.io.commit import COMMIT_DIR, pending_commit
-from agot_adjudicator.io.gamedir import RoundDir, round_dirs
+from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
 from agot_adjudicator.model.ruleset import Ruleset
@@ -200,6 +200,10 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.status = PENDING
             check.details = [f"{len(run.result.pending)} decision(s) pending: "
                              + ", ".join(p.request.id for p in run.result.pending)]
+        elif present(rd.report) and read_recorded(rd.report)[0] == out.report:
+            check.status = MISMATCH  # the report of a complete run is there, its state is not
+            check.details = [f"{rd.path.parent / round_dir_name(rd.number + 1)}/state.yaml: "
+                             f"missing, although {rd.report} records the round as complete"]
         else:
             check.status = OPEN
             check.details = ["the recorded submissions complete the round; next state not "
@@ -209,7 +213,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         check.status = MISMATCH
         check.details = [f"{following.state} is recorded, but the recorded submissions leave "
                          "decisions pending: "
-                         + ", ".join(p.request.id for p in run.result.pending)]
+                         + ", ".join(p.request.id for p in run.result.pending),
+                         *_chain_notes(rd, following, chain)]
         return check
     _compare_state(check, rd, following, out.state, chain, ruleset, explain)
     for path, expected in ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board)):
