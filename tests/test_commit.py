@@ -3,6 +3,7 @@ the new one (with its marker), a re-run finishes it, and replay passes after tha
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -82,10 +83,8 @@ def test_a_crash_at_every_write_point_leaves_the_old_round_or_a_finishable_commi
         result = None
         with monkeypatch.context() as m:
             calls = crash_at(m, n)
-            try:
+            with contextlib.suppress(Crash):
                 result = run("adjudicate", "--game", str(game))
-            except Crash:
-                pass
         if result is not None:
             assert result.exit_code == expected_code, result.output
             assert calls[0] < n  # every write point was tried
