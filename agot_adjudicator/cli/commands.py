@@ -115,7 +115,7 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
                        "players; using the houses given", err=True)
     gid = game_id or f"game-{seed}"
     if not GAME_ID.fullmatch(gid):
-        raise click.BadParameter(f"{escaped(gid, 80)!r}: a game id is 1 to 64 ASCII lower-case "
+        raise click.BadParameter(f"'{escaped(gid, 80)}': a game id is 1 to 64 ASCII lower-case "
                                  "letters, digits, _ and - (starting with a letter or digit)",
                                  param_hint="--game-id")
     text = new_game_text(ruleset, chosen, seed, gid)

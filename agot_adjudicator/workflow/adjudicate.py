@@ -251,6 +251,9 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
     outputs = render_outputs(run, ruleset)
     if outputs.state is None:
         return WhatIf(outputs, [])
-    published = Path(published_path).read_bytes().decode("utf-8")
+    from agot_adjudicator.io.reading import MAX_BYTES
+    from agot_adjudicator.io.safefile import read_bounded
+
+    published = read_bounded(published_path, MAX_BYTES).decode("utf-8")  # loaded above: valid
     changes = [] if published == outputs.state else explain_state_texts(published, outputs.state, ruleset)
     return WhatIf(outputs, changes)
