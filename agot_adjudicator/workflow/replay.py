@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.errors import InputError, UsageError
+from agot_adjudicator.errors import InputError, UsageError, escaped
 from agot_adjudicator.io.commit import COMMIT_DIR, pending_commit
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.reading import load_yaml
@@ -311,7 +311,8 @@ def render_replay(replay: Replay) -> str:
         if c.details:
             out.append("")
             out.append(f"{c.folder}: {c.status}")
-            out.extend(f"  {line}" for line in c.details)
+            # details quote recorded files: escaped, cut (a hostile record is printed safely)
+            out.extend(f"  {escaped(line, 300)}" for line in c.details)
     verdict = ("the record is consistent" if replay.ok
                else f"{sum(c.failed for c in replay.checks)} round(s) do not replay")
     out.append("")
