@@ -201,17 +201,6 @@ def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown"
 
 # --- game directories, what-if ---------------------------------------------------------------
 
-def start_game_dir(game_dir: str) -> Path:
-    """Create ``DIR/round-01/orders/`` and return where round 1's state goes; refuse a used DIR."""
-    from agot_adjudicator.io.gamedir import RoundDir, round_dir_name
-
-    first = RoundDir(1, Path(game_dir) / round_dir_name(1))
-    if first.path.exists():
-        raise UsageError(f"{game_dir}: already holds a game ({first.path} exists)")
-    first.orders_dir.mkdir(parents=True)
-    return first.state
-
-
 @dataclass
 class GameRound:
     """An adjudication of a game directory's current round and where its outputs go."""
