@@ -68,8 +68,8 @@ class RoundDir:
         # Not only regular files: a FIFO or a link named *.yaml is listed, and refused
         # when read (io/safefile.py), rather than silently left out.
         return sorted((p for p in self.orders_dir.iterdir()
-                       if p.suffix in SUBMISSION_SUFFIXES and not p.name.startswith(".")
-                       and not p.is_dir()), key=lambda p: p.name)
+                       if p.suffix in SUBMISSION_SUFFIXES and not p.is_dir()),
+                      key=lambda p: p.name)
 
     def following(self) -> RoundDir:
         """The folder that receives the state this round gives."""
