@@ -140,3 +140,21 @@ def test_the_decider_checks_the_shape_of_the_decision_asked(kind, value):
         with pytest.raises(AnswerError) as exc:
             decider.ask(request)
         assert len(str(exc.value)) < 1000
+
+
+def test_every_kind_the_engine_asks_has_a_shape(monkeypatch):
+    """The demo game's ten rounds ask most kinds; each must be in the shape table."""
+    from agot_adjudicator.model.answers import shape_of
+
+    seen: set[str] = set()
+    real = Decider._resolve
+
+    def spy(self, request, plan):
+        seen.add(request.kind)
+        return real(self, request, plan)
+
+    monkeypatch.setattr(Decider, "_resolve", spy)
+    result = CliRunner().invoke(main, ["replay", str(DEMO.parent)])
+    assert result.exit_code == 0, result.output
+    assert len(seen) >= 8
+    assert sorted(k for k in seen if shape_of(k) is None) == []
