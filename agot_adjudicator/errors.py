@@ -41,6 +41,35 @@ class ExitCode(IntEnum):
     BROKEN_RULESET = 5
 
 
+def escaped(text: str, limit: int = 400) -> str:
+    """``text`` with control and other unprintable characters escaped, cut to ``limit``.
+
+    Messages quote input (keys, values, file names): a hostile file must not reach the
+    terminal with escape sequences or pages of its content.
+
+    >>> print(escaped("a" + chr(27) + "[2Jb"))
+    a\\x1b[2Jb
+    >>> escaped("x" * 50, 10)
+    'xxxxxxxxxx… (40 more characters)'
+    """
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() or c == "\n" else
+                       c.encode("unicode_escape").decode("ascii") for c in text)
+    if len(text) > limit:
+        text = f"{text[:limit]}… ({len(text) - limit} more characters)"
+    return text
+
+
+def excerpt(value: object, limit: int = 40) -> str:
+    """A short, escaped ``repr`` of an input value for an error message.
+
+    >>> excerpt("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (62 more characters)"
+    """
+    return escaped(repr(value) if len(str(value)) < 10 * limit else repr(str(value)[:limit + 1])
+                   + "…", limit)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One located problem in an input file.
@@ -56,14 +85,15 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = self.file
+        where = escaped(self.file, 1000)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
+        message = escaped(self.message, 600)
         if self.path:
-            return f"{where}: {self.path}: {self.message}"
-        return f"{where}: {self.message}"
+            return f"{where}: {escaped(self.path, 200)}: {message}"
+        return f"{where}: {message}"
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.file, self.line or 0, self.column or 0, self.path, self.message)

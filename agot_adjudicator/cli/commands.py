@@ -9,6 +9,8 @@ found; 5 broken ruleset data. The mapping is in :mod:`agot_adjudicator.errors`;
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -25,7 +27,9 @@ from agot_adjudicator.errors import (
     InputError,
     PendingDecisions,
     UsageError,
+    escaped,
 )
+from agot_adjudicator.io.commit import distinct_outputs, write_together
 from agot_adjudicator.io.rulesets import (
     GAME_RULESETS,
     export_ruleset,
@@ -34,20 +38,21 @@ from agot_adjudicator.io.rulesets import (
     state_ruleset,
 )
 from agot_adjudicator.io.schemas import SCHEMA_NAMES, load_schema
-from agot_adjudicator.io.writing import same_file, write_all_atomic, write_atomic
+from agot_adjudicator.io.writing import same_file, write_atomic
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.workflow.adjudicate import (
     Adjudication,
     adjudicate_files,
-    adjudicate_game,
     render_outputs,
-    start_game_dir,
     whatif_files,
 )
 from agot_adjudicator.workflow.present import diff_files, map_svg, new_game_text, template_text
 from agot_adjudicator.workflow.validate import check_output, load_state, validate_files
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+"""Game ids (the state schema's ``game.id`` pattern): safe in file names, reports and shells."""
 
 EPILOG = ("Exit codes: 0 done; 1 invalid input (nothing written); 2 usage error; "
           "3 stopped on pending decisions; 4 differences found; 5 broken ruleset data.")
@@ -130,9 +135,6 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
     """Write the starting state of a new game (R1, R12)."""
     if (output is None) == (game_dir is None):
         raise UsageError("give exactly one of -o FILE and --game DIR")
-    if game_dir is not None:
-        output = str(start_game_dir(game_dir))
-    assert output is not None
     ruleset = ruleset_of(ctx)
     count = int(players)
     chosen = list(ruleset.players[count])
@@ -149,9 +151,18 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
             click.echo(f"warning: R12.1 plays {', '.join(ruleset.players[count])} with {count} "
                        "players; using the houses given", err=True)
     gid = game_id or f"game-{seed}"
-    write_atomic(output, new_game_text(ruleset, chosen, seed, gid))
+    if not GAME_ID.fullmatch(gid):
+        raise click.BadParameter(f"'{escaped(gid, 80)}': a game id is 1 to 64 ASCII lower-case "
+                                 "letters, digits, _ and - (starting with a letter or digit)",
+                                 param_hint="--game-id")
+    text = new_game_text(ruleset, chosen, seed, gid)
     if game_dir is not None:
-        keep_ruleset(ruleset, game_dir)
+        from agot_adjudicator.workflow.record import start_game
+
+        output = str(start_game(game_dir, text, ruleset))
+    else:
+        assert output is not None
+        write_atomic(output, text)
     from agot_adjudicator.engine.chance import seed_commitment
 
     click.echo(f"wrote {output}: game {gid}, {count} players, round 1 planning phase")
@@ -373,21 +384,29 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         if state or orders or output or report or log_path or pending_path:
             raise UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
                              "-o, --report, --log or --pending")
+        from agot_adjudicator.workflow.record import run_game_round
+
         ruleset, moved_from = _game_rulesets(ctx, game_dir, move_ruleset)
-        game = adjudicate_game(game_dir, ruleset, nmr, defaults, moved_from)
-        if moved_from is not None:
-            keep_ruleset(ruleset, game_dir)
-        _finish(game.run, ruleset, output=str(game.next_state), report=str(game.round.report),
-                log_path=str(game.round.log), pending_path=str(game.round.pending),
-                stale_pending=game.round.pending, board_path=str(game.round.board))
-        if game.run.result.state.phase != "ended":
-            (game.next_state.parent / "orders").mkdir(exist_ok=True)
-            click.echo(f"next round's submissions go in {game.next_state.parent / 'orders'}")
+        done = run_game_round(game_dir, ruleset, nmr, defaults, moved_from)
+        if done.repaired is not None:
+            click.echo(f"finished the interrupted commit of {done.repaired} in {game_dir} "
+                       "(nothing else was run; run the command again for the next round)")
+            return
+        assert done.game is not None and done.outputs is not None
+        result = done.game.run.result
+        if done.outputs.pending is not None:
+            click.echo(done.outputs.pending, nl=False)
+            raise PendingDecisions()
+        _wrote(str(done.game.next_state), result)
+        if result.state.phase != "ended":
+            click.echo(f"next round's submissions go in {done.game.next_state.parent / 'orders'}")
         return
     if state is None or output is None:
         raise UsageError("give STATE and -o NEXT (or --game DIR)")
     ruleset = ruleset_for(ctx, state)
     inputs = [state, *orders]
+    distinct_outputs([("-o", output), ("--report", report), ("--log", log_path),
+                      ("--pending", pending_path)])
     for out in (output, report, log_path, pending_path):
         if out is not None:
             check_output(out, inputs, in_place=in_place)
@@ -423,13 +442,11 @@ def _game_rulesets(ctx: click.Context, game_dir: str,
 
 
 def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
-            log_path: str | None, pending_path: str | None,
-            stale_pending: Path | None = None, board_path: str | None = None,
-            fmt: str = "markdown", private_house: str | None = None) -> None:
-    """Write what a run produced; exit 3 with the pending list when it stopped."""
-    out = render_outputs(run, ruleset, board=board_path is not None, fmt=fmt,
-                             private_house=private_house)
-    result = run.result
+            log_path: str | None, pending_path: str | None, fmt: str = "markdown",
+            private_house: str | None = None) -> None:
+    """Write what a run produced, all files or none; exit 3 with the pending list when it
+    stopped."""
+    out = render_outputs(run, ruleset, fmt=fmt, private_house=private_house)
     writes: list[tuple[str, str]] = []
     if report:
         writes.append((report, out.report))
@@ -438,16 +455,16 @@ def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | N
     if out.pending is not None:
         if pending_path:
             writes.append((pending_path, out.pending))
-        write_all_atomic(writes)
+        write_together(writes)
         click.echo(out.pending, nl=False)
         raise PendingDecisions()
     assert out.state is not None
     writes.insert(0, (output, out.state))
-    if board_path and out.board is not None:
-        writes.append((board_path, out.board))
-    write_all_atomic(writes)
-    if stale_pending is not None:
-        stale_pending.unlink(missing_ok=True)
+    write_together(writes)
+    _wrote(output, run.result)
+
+
+def _wrote(output: str, result: Any) -> None:
     s = result.state
     status = (f"game over: {', '.join(s.winner['houses'])} won" if s.winner
               else f"next: round {s.round}, {s.phase} phase")
@@ -497,6 +514,7 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     """
     ruleset = ruleset_for(ctx, state)
     inputs = [state, *orders, published]
+    distinct_outputs([("-o", output), ("--report", report)])
     for out in (output, report):
         if out is not None:
             check_output(out, inputs)
@@ -505,12 +523,12 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     if report:
         writes.append((report, outcome.outputs.report))
     if outcome.outputs.pending is not None:
-        write_all_atomic(writes)
+        write_together(writes)
         click.echo(outcome.outputs.pending, nl=False)
         raise PendingDecisions()
     if output and outcome.outputs.state is not None:
         writes.append((output, outcome.outputs.state))
-    write_all_atomic(writes)
+    write_together(writes)
     if not outcome.changes:
         click.echo(f"no difference: the corrected submissions give {published}")
         return
@@ -541,7 +559,8 @@ def reveal(ctx: click.Context, state: str, force: bool) -> None:
                          "come (use --force)")
     click.echo(f"game: {game.game_id}\nseed: {game.seed}\n"
                f"commitment: sha256 {seed_commitment(game.seed, game.game_id)}\n"
-               f"check: printf 'agot-seed:%s:%s' {game.game_id} {game.seed} | sha256sum")
+               f"check: printf 'agot-seed:%s:%s' {shlex.quote(game.game_id)} {game.seed} "
+               "| sha256sum")
 
 
 @main.command(epilog=EPILOG)

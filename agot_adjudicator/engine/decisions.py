@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agot_adjudicator.errors import Problem
+from agot_adjudicator.errors import Problem, excerpt
+from agot_adjudicator.model.answers import shape_problem
 from agot_adjudicator.model.naming import one_of
 
 NO_PLAN = object()
@@ -116,9 +117,10 @@ class Decider:
             if given.house is not None and given.house != request.house:
                 raise AnswerError([given.locate(f"{given.house} cannot answer {request.id}: it is "
                                                 f"{request.house}'s decision")])
-            why = request.why_illegal(given.value)
+            why = shape_problem(request.kind, given.value) or request.why_illegal(given.value)
             if why is not None:
-                raise AnswerError([given.locate(f"answer {given.value!r} to {request.id}: {why}")])
+                raise AnswerError([given.locate(f"answer {excerpt(given.value)} to {request.id}: "
+                                                f"{why}")])
             self.used.append(request.id)
             return True, given.value, None
         reason = None

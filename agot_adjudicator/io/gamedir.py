@@ -65,8 +65,11 @@ class RoundDir:
         """The round's submission files, by name (their order never changes the result)."""
         if not self.orders_dir.is_dir():
             return []
+        # Not only regular files: a FIFO or a link named *.yaml is listed, and refused
+        # when read (io/safefile.py), rather than silently left out.
         return sorted((p for p in self.orders_dir.iterdir()
-                       if p.is_file() and p.suffix in SUBMISSION_SUFFIXES), key=lambda p: p.name)
+                       if p.suffix in SUBMISSION_SUFFIXES and not p.is_dir()),
+                      key=lambda p: p.name)
 
     def following(self) -> RoundDir:
         """The folder that receives the state this round gives."""
@@ -102,7 +105,7 @@ def round_dirs(game_dir: str | Path) -> list[RoundDir]:
 
 def current_round(game_dir: str | Path) -> RoundDir:
     """The last round folder that holds a state: the round to adjudicate next."""
-    dirs = [rd for rd in round_dirs(game_dir) if rd.state.is_file()]
+    dirs = [rd for rd in round_dirs(game_dir) if rd.state.exists() or rd.state.is_symlink()]
     if not dirs:
         raise UsageError(f"{game_dir}: no round-NN/state.yaml found")
     return dirs[-1]

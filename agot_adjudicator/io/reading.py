@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import InputError, Problem
@@ -404,6 +403,29 @@ def _libyaml_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int,
     return data, positions, key_positions
 
 
+MAX_DIGITS = 100
+"""A plain number with more digits than this is refused before conversion (agot's largest,
+the seed, has 20, and the schema bounds every number; Python refuses to convert numbers
+of more than 4,300 digits)."""
+
+_HUGE_INTEGER = re.compile(r"(?:^|(?<=[\s:\[,{]))[-+]?[0-9_]{" + str(MAX_DIGITS + 1) +
+                           r",}(?=[ \t]*(?:$|[,\]}#\r\n]))", re.MULTILINE)
+
+
+def _huge_integers(name: str, text: str) -> list[Problem]:
+    """Every plain scalar made of more than :data:`MAX_DIGITS` digits, located."""
+    problems = []
+    for match in _HUGE_INTEGER.finditer(text):
+        start = match.start()
+        line = text.count("\n", 0, start) + 1
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        problems.append(Problem(name, line, col, "", f"a number with {len(match.group())} "
+                                f"digits; numbers have at most {MAX_DIGITS}"))
+        if len(problems) >= 20:
+            break
+    return problems
+
+
 def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     """Parse ``raw`` bytes of the file ``name`` into a :class:`Document`.
 
@@ -429,6 +451,9 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
         line = text.count("\n", 0, index) + 1
         col = index - (text.rfind("\n", 0, index) + 1) + 1
         raise InputError([Problem(name, line, col, "", "binary data (NUL byte) in a YAML file")])
+    huge = _huge_integers(name, text)
+    if huge:
+        raise InputError(huge)
     quick = _libyaml_parse(text) if fast else None
     if quick is not None:
         return Document(name, quick[0], digest, quick[1], quick[2])
@@ -460,20 +485,18 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     return Document(name, data, digest, positions, key_positions)
 
 
-def load_yaml(path: str | os.PathLike[str], name: str | None = None) -> Document:
-    """Read and parse one YAML file safely (see module docstring)."""
+def load_yaml(path: str | os.PathLike[str], name: str | None = None, *,
+              root: str | os.PathLike[str] | None = None) -> Document:
+    """Read (bounded, regular files only, see :mod:`~agot_adjudicator.io.safefile`) and parse
+    one YAML file safely (see module docstring); with ``root``, refuse a link leaving it."""
+    from agot_adjudicator.io.safefile import ReadRefused, read_bounded
+
     display = name if name is not None else str(path)
-    p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError([Problem(display, None, None, "",
-                                      f"file is {size} bytes; the limit is {MAX_BYTES} (1 MiB)")])
-        raw = p.read_bytes()
-    except IsADirectoryError:
-        raise InputError([Problem(display, None, None, "", "is a directory, not a file")]) from None
-    except FileNotFoundError:
-        raise InputError([Problem(display, None, None, "", "no such file")]) from None
-    except OSError as exc:
-        raise InputError([Problem(display, None, None, "", f"cannot read: {exc.strerror}")]) from None
+        raw = read_bounded(path, MAX_BYTES, root=root)
+    except ReadRefused as exc:
+        reason = exc.reason
+        if reason.startswith("file is"):
+            reason += " (1 MiB)"
+        raise InputError([Problem(display, None, None, "", reason)]) from None
     return parse_text(display, raw)

@@ -50,7 +50,7 @@ def _documents_from_dir(directory: Path) -> dict[str, Document]:
     for filename in RULESET_FILES:
         path = directory / filename
         try:
-            docs[filename] = load_yaml(path, name=str(path))
+            docs[filename] = load_yaml(path, name=str(path), root=directory)
         except InputError as exc:
             problems.extend(str(p) for p in exc.problems)
     if problems:
@@ -267,12 +267,13 @@ def export_ruleset(directory: str | Path, ruleset: Ruleset | None = None) -> lis
     files = ruleset_files(ruleset.source if ruleset is not None else PACKAGED)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for filename in RULESET_FILES:
-        target = out / filename
-        target.write_bytes(files[filename])
-        written.append(target)
-    return written
+    from agot_adjudicator.io.commit import write_together
+
+    written = [(out / filename, files[filename].decode("utf-8")) for filename in RULESET_FILES]
+    # Each file is renamed into place: a symlink already in DIR is replaced, never written
+    # through.
+    write_together(written)
+    return [target for target, _ in written]
 
 
 def ruleset_files(source: str) -> dict[str, bytes]:

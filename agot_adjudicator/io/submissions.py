@@ -16,6 +16,7 @@ from agot_adjudicator.engine.planning import order_errors
 from agot_adjudicator.engine.support import NO_ONE
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import Document
+from agot_adjudicator.model.answers import kind_of_answer, shape_problem
 from agot_adjudicator.model.naming import one_of, suggest
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
@@ -248,14 +249,30 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
                 p.append(src["plans.house_cards"].problem(
                     f"'{card}' is not a {section.house} house card{suggest(card, own)}", *where))
     tie_break = plans.get("tie_break") or []
+    seen: set[str] = set()
     for i, house in enumerate(tie_break):
-        if house in tie_break[:i]:
+        if house in seen:
             p.append(src["plans.tie_break"].problem(f"'{house}' is named twice in the tie-break "
                                                     "order (R7.2)", i))
+        seen.add(house)
         if house not in ruleset.houses:
             p.append(src["plans.tie_break"].problem(f"'{house}' is not a house"
                                                     f"{suggest(house, ruleset.houses)}", i))
     return p
+
+
+def answer_shape_problems(subs: Submissions, ids: Sequence[str] | None = None) -> list[Problem]:
+    """Direct answers (all, or those of ``ids``) whose value does not have the shape of the
+    decision kind their id names (:mod:`~agot_adjudicator.model.answers`): refused before
+    any rule check."""
+    problems = []
+    for answer_id in subs.answers if ids is None else ids:
+        answer = subs.answers[answer_id]
+        kind = kind_of_answer(answer_id)
+        why = shape_problem(kind, answer.value) if kind is not None else None
+        if why is not None:
+            problems.append(answer.source.problem(f"answer to {answer_id} ({kind}): {why}"))
+    return problems
 
 
 def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
@@ -284,4 +301,6 @@ def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) ->
             problems.append(answer.source.problem(
                 f"no area '{area}' on the board{suggest(area, ruleset.area_ids)} (decision ids "
                 "name areas by their ids)"))
+        if not unknown:
+            problems.extend(answer_shape_problems(subs, [answer_id]))
     return problems

@@ -112,6 +112,12 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     return pa.resolve() == pb.resolve()
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` atomically (temporary file, then rename)."""
     target = Path(path)
@@ -119,6 +125,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs follow the umask
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         os.replace(tmp, target)

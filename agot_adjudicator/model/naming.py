@@ -14,6 +14,8 @@ def suggest(value: str, known: Iterable[str]) -> str:
     >>> suggest("qqq", ["winterfell"])
     ''
     """
+    if not isinstance(value, str) or len(value) > 64:  # no id is that long; difflib is slow
+        return ""
     close = difflib.get_close_matches(value, list(known), n=1, cutoff=0.75)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

@@ -8,6 +8,7 @@ selects another. Broken data is refused at load with :class:`RulesetError`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -225,9 +226,9 @@ def integrity_problems(rs: Ruleset) -> list[str]:
         total = sum(c.count for c in cards)
         if total != 10:
             p.append(f"westeros: deck {deck} has {total} cards; expected 10")
-        names = [c.card for c in cards]
-        for name in sorted(set(names)):
-            if names.count(name) > 1:
+        counted = Counter(c.card for c in cards)  # linear: a --ruleset list may be long
+        for name in sorted(counted):
+            if counted[name] > 1:
                 p.append(f"westeros: deck {deck} lists '{name}' more than once")
     tokens = sum(t.count for t in rs.order_tokens.values())
     if tokens != 15:

@@ -24,6 +24,7 @@ a sentence on purpose, run ``python scenarios/regenerate.py`` and commit the res
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -527,7 +528,36 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
         out.append(board_tables(state, ruleset, fmt))
     if private is not None:
         out.append("\n" + private_section(private, state, ruleset, pending, fmt))
-    return "\n".join(out).rstrip() + "\n"
+    text = "\n".join(out).rstrip() + "\n"
+    return markdown_safe(text) if fmt == "markdown" else text
+
+
+def markdown_safe(text: str) -> str:
+    """``&`` and ``<`` as entities: no name from input (a ruleset's, an id) becomes HTML in a
+    Markdown viewer. Reports use neither character themselves.
+
+    >>> markdown_safe("<img src=x onerror=alert(1)> & co")
+    '&lt;img src=x onerror=alert(1)> &amp; co'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
+def file_name_text(name: str) -> str:
+    """A submission file name for the report's record: as it is when it is plain
+    (letters, digits, ``._+-``), else JSON-quoted with ``<``, ``&`` and backquotes escaped.
+
+    >>> file_name_text("stark.yaml")
+    'stark.yaml'
+    >>> print(file_name_text("<b>`x`.yaml"))
+    "\\u003cb>\\u0060x\\u0060.yaml"
+    """
+    if _PLAIN_FILE.fullmatch(name):
+        return name
+    quoted = json.dumps(name, ensure_ascii=True)
+    return quoted.replace("<", "\\u003c").replace("&", "\\u0026").replace("`", "\\u0060")
+
+
+_PLAIN_FILE = re.compile(r"[A-Za-z0-9._+-]+")
 
 
 LOG_FORMAT = "agot-log/2"

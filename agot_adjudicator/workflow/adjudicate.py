@@ -205,6 +205,8 @@ def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown"
                 maker: str = MAKER) -> str:
     """The report's closing "Record" section: who wrote it, the ruleset moved on from (and
     the rule changes), and the hashes that chain this round to the last."""
+    from agot_adjudicator.render.report import file_name_text as named
+
     q = "`" if fmt == "markdown" else ""
     lines = ["", "## Record" if fmt == "markdown" else "Record\n------", "",
              f"- written by: {maker}"]
@@ -213,9 +215,10 @@ def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown"
         lines.append(f"- ruleset moved on from {old['name']} {q}{old['sha256']}{q} to "
                      f"{data['name']} {q}{data['sha256']}{q} with this round; rule changes:")
         lines.extend(f"  - {change}" for change in run.moved["changes"] or ["none"])
-    lines += [f"- state in: {q}{Path(run.state_doc.name).name}{q} sha256 {q}{run.state_doc.sha256}{q}"]
+    lines += [f"- state in: {q}{named(Path(run.state_doc.name).name)}{q} sha256 "
+              f"{q}{run.state_doc.sha256}{q}"]
     for doc in sorted(run.docs, key=lambda d: (Path(d.name).name, d.sha256)):
-        lines.append(f"- submission: {q}{Path(doc.name).name}{q} sha256 {q}{doc.sha256}{q}")
+        lines.append(f"- submission: {q}{named(Path(doc.name).name)}{q} sha256 {q}{doc.sha256}{q}")
     if next_state is not None:
         digest = hashlib.sha256(next_state.encode("utf-8")).hexdigest()
         lines.append(f"- state out: sha256 {q}{digest}{q}")
@@ -225,17 +228,6 @@ def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown"
 
 
 # --- game directories, what-if ---------------------------------------------------------------
-
-def start_game_dir(game_dir: str) -> Path:
-    """Create ``DIR/round-01/orders/`` and return where round 1's state goes; refuse a used DIR."""
-    from agot_adjudicator.io.gamedir import RoundDir, round_dir_name
-
-    first = RoundDir(1, Path(game_dir) / round_dir_name(1))
-    if first.path.exists():
-        raise UsageError(f"{game_dir}: already holds a game ({first.path} exists)")
-    first.orders_dir.mkdir(parents=True)
-    return first.state
-
 
 @dataclass
 class GameRound:
@@ -282,7 +274,10 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
     outputs = render_outputs(run, ruleset)
     if outputs.state is None:
         return WhatIf(outputs, [])
-    published = Path(published_path).read_bytes().decode("utf-8")
+    from agot_adjudicator.io.reading import MAX_BYTES
+    from agot_adjudicator.io.safefile import read_bounded
+
+    published = read_bounded(published_path, MAX_BYTES).decode("utf-8")  # loaded above: valid
     expected = state_text(run.result.state, ruleset, maker=maker, version=version)
     changes = [] if published == expected else explain_state_texts(published, expected, ruleset)
     return WhatIf(outputs, changes)

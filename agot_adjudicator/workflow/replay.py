@@ -29,11 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.errors import InputError, UsageError
+from agot_adjudicator.errors import InputError, UsageError, escaped
+from agot_adjudicator.io.commit import COMMIT_DIR, pending_commit
 from agot_adjudicator.io.formats import MAKER
-from agot_adjudicator.io.gamedir import RoundDir, round_dirs
+from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import find_ruleset
+from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
@@ -42,6 +44,10 @@ from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.validate import load_state
 
 OK, MISMATCH, PENDING, OPEN, FINAL = "ok", "MISMATCH", "pending", "open", "final"
+
+RECORD_LIMIT = 8 * 1024 * 1024
+"""Recorded outputs larger than this (8 MiB; the demo's largest is under 100 KiB) are a
+difference, never read whole. Inputs (states, submissions) keep the 1 MiB input limit."""
 
 
 @dataclass
@@ -88,15 +94,31 @@ def text_diff(expected: str, recorded: str, name: str, limit: int = 40) -> list[
 
 
 
-def _read(path: Path) -> str | None:
+def present(path: Path) -> bool:
+    """A name in the record (a file, a link, a FIFO...): what is there is read, or refused."""
+    return path.exists() or path.is_symlink()
+
+
+def read_recorded(path: Path, limit: int = RECORD_LIMIT) -> tuple[str | None, str | None]:
+    """The text of a recorded file, or None and why it cannot be compared: missing, not a
+    regular file, a link leaving the game directory, over ``limit`` bytes, not UTF-8."""
+    root = path.parent.parent if path.parent.name == "orders" else path.parent
+    root = root.parent  # the game directory
     try:
-        return path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+        raw = read_bounded(path, limit, root=root)
+    except ReadRefused as exc:
+        return None, f"{path}: {exc.reason}"
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, f"{path}: not UTF-8 text (byte {exc.start})"
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        return hashlib.sha256(read_bounded(path, RECORD_LIMIT)).hexdigest()
+    except ReadRefused as exc:
+        return f"(unreadable: {exc.reason})"
 
 
 def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain,
@@ -104,6 +126,11 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain,
     """Round-01's state must be what ``agot new`` writes for its seed, houses and game id
     (the release named in it, in its format version)."""
     check = RoundCheck(f"{first.name} (start)")
+    links = escaping_links([first.state], first.path.parent)
+    if links:
+        check.status = MISMATCH
+        check.details = [str(p) for p in links]
+        return check
     data = _raw(first)
     ruleset = _named_ruleset(data, ruleset, game_dir)
     maker, version = recorded_writer(data)
@@ -122,12 +149,15 @@ def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain,
         return check
     expected = new_game_text(ruleset, list(state.houses), state.seed, state.game_id,
                              maker=maker, version=version)
-    recorded = _read(first.state) or ""
-    if expected != recorded:
+    recorded, why = read_recorded(first.state)
+    if why is not None:
+        check.status = MISMATCH
+        check.details = [why]
+    elif expected != recorded:
         check.status = MISMATCH
         check.details = [f"{first.state}: not what `agot new --seed {state.seed} --houses "
                          f"{','.join(state.houses)} --game-id {state.game_id}` writes:",
-                         *explain(expected, recorded, ruleset)]
+                         *explain(expected, recorded or "", ruleset)]
     return check
 
 
@@ -139,12 +169,13 @@ PROSE_FIELDS = ("rule", "reason")
 another rule id (or a protocol id) or word a reason differently."""
 
 
+
 def _raw(rd: RoundDir | None) -> Any:
     """The plain data of a round's state as recorded (before any upgrade), or ``_UNREAD``."""
-    if rd is None or not rd.state.is_file():
+    if rd is None or not present(rd.state):
         return _UNREAD
     try:
-        return load_yaml(rd.state).data
+        return load_yaml(rd.state, root=rd.path.parent).data
     except InputError:
         return _UNREAD
 
@@ -183,6 +214,11 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     next_data = _raw(following)
     chain = next_data.get("chain") if isinstance(next_data, dict) else _UNREAD
     nmr, defaults = recorded_options(chain)
+    links = escaping_links([rd.state, *orders], rd.path.parent)
+    if links:
+        check.status = MISMATCH
+        check.details = [str(p) for p in links]
+        return check
     moved_from = None
     if isinstance(chain, dict) and isinstance(chain.get("ruleset_moved"), dict):
         moved_from = _named_ruleset(chain, ruleset, game_dir, ("ruleset_moved", "from"))
@@ -208,16 +244,20 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         winner = run.state_doc.data.get("winner") or {}
         check.details = [f"game over: {', '.join(winner.get('houses', []))} "
                          f"({winner.get('reason', '')})"]
-        if following is not None and following.state.exists():
+        if following is not None and present(following.state):
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
     out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version)
-    if following is None or not following.state.is_file():
+    if following is None or not present(following.state):
         if out.state is None:
             check.status = PENDING
             check.details = [f"{len(run.result.pending)} decision(s) pending: "
                              + ", ".join(p.request.id for p in run.result.pending)]
+        elif present(rd.report) and read_recorded(rd.report)[0] == out.report:
+            check.status = MISMATCH  # the report of a complete run is there, its state is not
+            check.details = [f"{rd.path.parent / round_dir_name(rd.number + 1)}/state.yaml: "
+                             f"missing, although {rd.report} records the round as complete"]
         else:
             check.status = OPEN
             check.details = ["the recorded submissions complete the round; next state not "
@@ -227,20 +267,31 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         check.status = MISMATCH
         check.details = [f"{following.state} is recorded, but the recorded submissions leave "
                          "decisions pending: "
-                         + ", ".join(p.request.id for p in run.result.pending)]
+                         + ", ".join(p.request.id for p in run.result.pending),
+                         *_chain_notes(rd, following, chain)]
         return check
     _compare_state(check, rd, following, out.state, chain, ruleset, explain)
     outputs = ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board))
-    if maker == MAKER:
-        for path, expected in outputs:
-            recorded = _read(path) if path.exists() else None
-            if recorded is not None and recorded != expected:
-                check.status = MISMATCH
-                check.details.append(f"{path} differs from the re-adjudicated one:")
-                if path.suffix != ".svg":
-                    check.details.extend(text_diff(expected or "", recorded, path.name))
+    if maker != MAKER:
+        _compare_other_release(check, outputs, maker)
         return check
-    _compare_other_release(check, outputs, maker)
+    for path, expected in outputs:
+        if expected is None:
+            continue
+        if not present(path):
+            check.status = MISMATCH
+            check.details.append(f"{path}: missing (the round's {path.name} is part of the "
+                                 "record)")
+            continue
+        recorded, why = read_recorded(path)
+        if why is not None:
+            check.status = MISMATCH
+            check.details.append(why)
+        elif recorded != expected:
+            check.status = MISMATCH
+            check.details.append(f"{path} differs from the re-adjudicated one:")
+            if path.suffix != ".svg":
+                check.details.extend(text_diff(expected, recorded or "", path.name))
     return check
 
 
@@ -248,16 +299,17 @@ def _compare_other_release(check: RoundCheck, outputs: tuple[tuple[Path, str | N
                            maker: str) -> None:
     """Outputs written by another release: the same bytes, or the same game content (the log,
     event by event) with other wording and layout, or a substantive difference (a mismatch)."""
-    present = [(path, expected) for path, expected in outputs if path.exists()]
-    differ = [path.name for path, expected in present if _read(path) != expected]
-    names = ", ".join(path.name for path, _ in present) or "no report, log or picture"
+    texts = [(path, read_recorded(path)[0], expected) for path, expected in outputs
+             if present(path)]
+    differ = [path.name for path, recorded, expected in texts if recorded != expected]
+    names = ", ".join(path.name for path, _, _ in texts) or "no report, log or picture"
     if not differ:
         check.details.append(f"written by {maker}: {names} are what {MAKER} writes, byte "
                              "for byte")
         return
-    for path, expected in present:
+    for path, recorded, expected in texts:
         if path.suffix == ".jsonl":
-            first = first_content_difference(_read(path) or "", expected or "")
+            first = first_content_difference(recorded or "", expected or "")
             if first is not None:
                 check.status = MISMATCH
                 check.details.append(f"written by {maker}: {path} differs from what {MAKER} "
@@ -311,13 +363,13 @@ def first_content_difference(recorded: str, expected: str) -> str | None:
 
 def _compare_state(check: RoundCheck, rd: RoundDir, following: RoundDir, expected: str,
                    chain: Any, ruleset: Ruleset, explain: Explain) -> None:
-    recorded = _read(following.state)
+    recorded, why = read_recorded(following.state)
     if recorded == expected:
         return
     check.status = MISMATCH
     check.details.append(f"{following.state} is not what adjudicating {rd.name} gives:")
     if recorded is None:
-        check.details.append(f"{following.state}: not readable as UTF-8")
+        check.details.append(why or f"{following.state}: unreadable")
         return
     check.details.extend(_chain_notes(rd, following, chain))
     check.details.extend(explain(expected, recorded, ruleset))
@@ -352,13 +404,19 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     """Check every round of ``game_dir`` (see the module docstring)."""
     dirs = round_dirs(game_dir)
     checks: list[RoundCheck] = []
+    interrupted = pending_commit(game_dir)
+    if interrupted is not None:
+        checks.append(RoundCheck(COMMIT_DIR, status=MISMATCH, details=[
+            f"{Path(game_dir) / COMMIT_DIR}: the commit of {interrupted} was interrupted "
+            "after its commit point (its files are not all in place); run `agot adjudicate "
+            f"--game {game_dir}` to finish it, then replay again"]))
     if check_new:
         start = check_start(dirs[0], ruleset, explain, game_dir)
         if start is not None:
             checks.append(start)
     for index, rd in enumerate(dirs):
         following = dirs[index + 1] if index + 1 < len(dirs) else None
-        if not rd.state.is_file():
+        if not present(rd.state):
             checks.append(RoundCheck(rd.name, status=MISMATCH,
                                      details=[f"{rd.state}: missing"]))
             continue
@@ -377,7 +435,8 @@ def render_replay(replay: Replay) -> str:
         if c.details:
             out.append("")
             out.append(f"{c.folder}: {c.status}")
-            out.extend(f"  {line}" for line in c.details)
+            # details quote recorded files: escaped, cut (a hostile record is printed safely)
+            out.extend(f"  {escaped(line, 300)}" for line in c.details)
     verdict = ("the record is consistent" if replay.ok
                else f"{sum(c.failed for c in replay.checks)} round(s) do not replay")
     out.append("")

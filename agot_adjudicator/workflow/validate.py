@@ -13,6 +13,7 @@ from agot_adjudicator.io.submissions import (
     SECTION_KEYS,
     HouseSection,
     Submissions,
+    answer_shape_problems,
     bid_problems,
     collect,
     order_problems,
@@ -259,6 +260,7 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         section = subs.sections.get(house)
         if section is not None:
             result.problems.extend(house_problems(section, state, ruleset))
+    result.problems.extend(answer_shape_problems(subs))
     if not result.problems:
         for house in state.order_of_play():
             if house in subs.sections and state.phase == "westeros":

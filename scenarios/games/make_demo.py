@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "demo")
     args = parser.parse_args(argv)
     play(args.out, args.seed)
+    (args.out / ".agot.lock").unlink(missing_ok=True)  # the writers' lock: not part of the record
     return run_cli("replay", str(args.out))
 
 

@@ -1,0 +1,92 @@
+"""Bounded reads of regular files, confined to a folder when asked.
+
+Every file agot reads (states, submissions, ruleset files, every file replay
+compares) goes through :func:`read_bounded`: the file is opened with
+``O_NONBLOCK`` (a FIFO never blocks the open), checked with ``fstat`` to be a
+regular file (FIFOs, devices, sockets and folders are refused), and at most
+``limit + 1`` bytes are read, so ``/dev/zero`` or a sparse 3 GiB file costs
+no more than the limit. With ``root``, a path whose real location (symlinks
+followed) is outside ``root`` is refused before it is opened.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from agot_adjudicator.errors import Problem
+
+MAX_BYTES = 1024 * 1024
+"""The default limit: 1 MiB."""
+
+
+class ReadRefused(Exception):
+    """A file that is not read: ``reason`` says why (no such file, not a regular file, ...)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+def outside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
+    """True when ``path``, symlinks followed, is not inside ``root`` (also followed)."""
+    try:
+        real = Path(os.path.realpath(path))
+        base = Path(os.path.realpath(root))
+    except (OSError, ValueError):
+        return True
+    return real != base and base not in real.parents
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
+                 root: str | os.PathLike[str] | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them, or raise
+    :class:`ReadRefused` (never blocks, never reads more than ``limit + 1`` bytes)."""
+    if root is not None and outside(path, root):
+        raise ReadRefused(path, f"a link that leaves {root}; refused")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | \
+        getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise ReadRefused(path, "no such file") from None
+    except IsADirectoryError:
+        raise ReadRefused(path, "is a directory, not a file") from None
+    except OSError as exc:
+        raise ReadRefused(path, f"cannot read: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ReadRefused(path, "is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ReadRefused(path, "not a regular file (a FIFO, device or socket); refused")
+        if info.st_size > limit:
+            raise ReadRefused(path, f"file is {info.st_size} bytes; the limit is {limit}")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            try:
+                chunk = os.read(fd, limit + 1 - size)
+            except BlockingIOError:  # pragma: no cover - regular files do not block
+                break
+            except OSError as exc:
+                raise ReadRefused(path, f"cannot read: {exc.strerror}") from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise ReadRefused(path, f"file is over the limit of {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def escaping_links(paths: Iterable[str | os.PathLike[str]],
+                   root: str | os.PathLike[str]) -> list[Problem]:
+    """A located problem for every path that (through a symlink) leaves ``root``."""
+    return [Problem(str(p), None, None, "", f"a link that leaves {root}; refused (the record "
+                    "holds only its own files)") for p in paths if outside(p, root)]

@@ -1,0 +1,105 @@
+"""Writing a game directory: the lock, one commit per round, repair of an interrupted one.
+
+See :mod:`agot_adjudicator.io.commit` (staging folder, one rename, marker) and
+:mod:`agot_adjudicator.io.lock` (``fcntl.flock`` on ``GAME/.agot.lock``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agot_adjudicator.errors import InputError, UsageError
+from agot_adjudicator.io.commit import RoundCommit, commit_round, new_round_dir, recover
+from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
+from agot_adjudicator.io.lock import game_lock
+from agot_adjudicator.io.rulesets import keep_ruleset
+from agot_adjudicator.io.safefile import escaping_links
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.workflow.adjudicate import (
+    BOARD_FILE,
+    GameRound,
+    Outputs,
+    adjudicate_game,
+    render_outputs,
+)
+
+
+def start_game(game_dir: str, state_text: str, ruleset: Ruleset) -> Path:
+    """``agot new --game DIR``: create ``DIR/round-01/`` (state and ``orders/``) with one
+    rename, under the lock, and a copy of ``ruleset`` in ``DIR/rulesets/SHA256/``; refuse a
+    used DIR."""
+    root = Path(game_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    with game_lock(root):
+        first = root / round_dir_name(1)
+        if first.exists() or first.is_symlink():
+            raise UsageError(f"{game_dir}: already holds a game ({first} exists)")
+        state = new_round_dir(root, first.name, state_text)
+        keep_ruleset(ruleset, root)
+        return state
+
+
+def previous_round_problem(game_dir: str, current: RoundDir) -> str | None:
+    """A round before ``current`` whose report or log is missing: written by an interrupted
+    run of an older agot (commits are atomic now); say what to do."""
+    dirs = round_dirs(game_dir)
+    if current.number < 2:
+        return None
+    before = dirs[current.number - 2]
+    missing = [p.name for p in (before.report, before.log) if not p.is_file()]
+    if not missing:
+        return None
+    return (f"{before.path}: {' and '.join(missing)} missing although {current.state} exists "
+            f"(a run stopped half-way); remove {current.path} and run `agot adjudicate --game "
+            f"{game_dir}` again to redo {before.name}")
+
+
+@dataclass
+class GameRun:
+    """What ``agot adjudicate --game`` did: a repaired commit, or a round run and committed."""
+
+    repaired: str | None = None
+    game: GameRound | None = None
+    outputs: Outputs | None = None
+
+
+def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
+                   defaults: bool = False, moved_from: Ruleset | None = None) -> GameRun:
+    """Under the lock: finish an interrupted commit (and stop there), or adjudicate the
+    current round and commit all its outputs at once. With ``moved_from`` the game moves on
+    from that ruleset to ``ruleset`` with this round; a completed round then also keeps a copy
+    of ``ruleset`` in ``GAME/rulesets/``."""
+    if not Path(game_dir).is_dir():
+        round_dirs(game_dir)  # the usual "not a game directory" error
+    with game_lock(game_dir):
+        repaired = recover(game_dir)
+        if repaired is not None:
+            return GameRun(repaired=repaired)
+        from agot_adjudicator.io.gamedir import current_round
+
+        rd = current_round(game_dir)
+        why = previous_round_problem(game_dir, rd)
+        if why:
+            raise UsageError(why)
+        problems = escaping_links([rd.state, *rd.orders()], game_dir)
+        if problems:
+            raise InputError(problems)
+        game = adjudicate_game(game_dir, ruleset, nmr, defaults, moved_from)
+        out = render_outputs(game.run, ruleset, board=True)
+        files = {rd.report.name: out.report, rd.log.name: out.log}
+        if out.state is None:
+            assert out.pending is not None
+            files[rd.pending.name] = out.pending
+            commit = RoundCommit(rd.name, files)
+        else:
+            if out.board is not None:
+                files[BOARD_FILE] = out.board
+            ended = game.run.result.state.phase == "ended"
+            commit = RoundCommit(rd.name, files, (rd.pending.name,), game.next_state.parent.name,
+                                 out.state, next_orders=not ended)
+        if moved_from is not None and out.state is not None:
+            keep_ruleset(ruleset, game_dir)  # before the commit: the next state names it
+        commit_round(game_dir, commit)
+        return GameRun(game=game, outputs=out)
