@@ -2,7 +2,7 @@
 
 A record is consistent when round-01's state is what ``agot new`` gives for its
 seed, houses and game id, and every ``round-(N+1)/state.yaml`` (and the round's
-``report.md`` and ``log.jsonl`` when present) is byte for byte what
+``report.md``, ``log.jsonl``, ``board.svg`` and ``moves.svg`` when present) is byte for byte what
 adjudicating ``round-N`` with its recorded submissions gives. The next state's
 hash chain (``chain:``) names the SHA-256 of the state and of every submission
 it came from, so a file changed after the fact is named as such.
@@ -177,7 +177,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                          + ", ".join(p.request.id for p in run.result.pending)]
         return check
     _compare_state(check, rd, following, out.state, chain, ruleset, explain)
-    for path, expected in ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board)):
+    for path, expected in ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board),
+                           (rd.moves, out.moves)):
         recorded = _read(path) if path.exists() else None
         if recorded is not None and recorded != expected:
             check.status = MISMATCH
