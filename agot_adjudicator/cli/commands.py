@@ -178,6 +178,8 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
     from agot_adjudicator.workflow.site import round_svg
 
     ruleset = ruleset_of(ctx)
+    if state is not None and same_file(output, state):
+        raise UsageError(f"refusing to write the picture {output} over the state {state}")
     suffix = Path(output).suffix.lower()
     if suffix not in (".svg", ".png"):
         raise click.UsageError(f"-o {output}: the picture's name must end in .svg or .png")
@@ -191,8 +193,6 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
             raise click.UsageError("give STATE (or --game DIR)")
         if round_number is not None:
             raise click.UsageError("--round N needs --game DIR")
-        if same_file(output, state):
-            raise UsageError(f"refusing to write the picture {output} over the state {state}")
         svg = map_svg(state, ruleset, house, show_orders)
     if suffix == ".png":
         write_bytes_atomic(output, svg_to_png(svg))

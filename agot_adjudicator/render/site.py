@@ -333,8 +333,8 @@ def round_html(site: GameSite, page: RoundPage, ruleset: Ruleset) -> str:
             continue
         alt = picture_alt(kind, page.number, page.events, names)
         body.append(f'<figure id="picture-{kind}"><a href="{escape(src)}">'
-                    f'<img src="{escape(src)}" alt="{escape(alt)}" '
-                    f'loading="lazy"></a><figcaption>{escape(captions[kind])}</figcaption></figure>')
+                    f'<img src="{escape(src)}" alt="{escape(alt)}">'
+                    f'</a><figcaption>{escape(captions[kind])}</figcaption></figure>')
     if page.report is not None:
         images = {"board.svg": page.pictures.get("board", ""), "moves.svg": page.pictures.get("moves", "")}
         images = {k: v for k, v in images.items() if v}
