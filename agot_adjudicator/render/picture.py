@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
-from agot_adjudicator.model.state import AreaState, GameState
+from agot_adjudicator.model.state import AreaState, GameState, sort_units
 
 LAND_SIZE = (150.0, 92.0)
 """Width and height of an area's box when board.yaml gives no ``size``."""
@@ -807,8 +807,14 @@ def round_play(events: Sequence[Mapping[str, Any]], round_number: int) -> RoundP
     play = RoundPlay(round_number)
 
     def lost(house: str, area: str, units: Sequence[str]) -> None:
-        if units:
-            play.destroyed.setdefault(area, []).append((house, list(units)))
+        if not units:
+            return
+        entries = play.destroyed.setdefault(area, [])
+        for i, (h, before) in enumerate(entries):
+            if h == house:
+                entries[i] = (h, sort_units([*before, *units]))
+                return
+        entries.append((house, sort_units(list(units))))
 
     for e in events:
         kind = e.get("type")
