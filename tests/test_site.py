@@ -196,6 +196,35 @@ def test_tampered_or_missing_round_is_refused_like_replay(tmp_path, runner, dama
     assert not out.exists()
 
 
+def test_a_gap_in_the_rounds_is_refused_like_replay(tmp_path, runner):
+    game = tmp_path / "demo"
+    shutil.copytree(DEMO, game)
+    shutil.rmtree(game / "round-05")
+    out = tmp_path / "site"
+    replay = runner.invoke(main, ["replay", str(game)])
+    built = runner.invoke(main, ["site", "--game", str(game), "-o", str(out)])
+    assert replay.exit_code == built.exit_code == 2
+    assert "round-05 is missing" in built.stderr and built.stderr == replay.stderr
+    assert not out.exists()
+
+
+def test_a_game_in_progress_has_no_result_yet(tmp_path, runner):
+    game = tmp_path / "demo"
+    shutil.copytree(DEMO, game)
+    for rd in round_dirs(game)[6:]:
+        shutil.rmtree(rd.path)
+    for name in ("report.md", "log.jsonl", "board.svg", "moves.svg"):
+        (game / "round-06" / name).unlink()
+    out = tmp_path / "site"
+    result = runner.invoke(main, ["site", "--game", str(game), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.glob("*.html")) == ["index.html"] + [
+        f"round-{n:02d}.html" for n in range(1, 6)]
+    index = (out / "index.html").read_text()
+    assert "Now: round 6" in index and 'id="result"' not in index
+    assert 'rel="next"' not in (out / "round-05.html").read_text()
+
+
 def test_site_refuses_to_write_into_the_game(tmp_path, runner):
     game = tmp_path / "demo"
     shutil.copytree(DEMO, game)

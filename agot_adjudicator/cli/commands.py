@@ -206,9 +206,11 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
               help="The game directory to publish.")
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False), required=True,
               help="The folder to write the site into (created; files of the same names replaced).")
+@click.option("--custom-start", is_flag=True,
+              help="Accept a round-01 state that `agot new` did not write (as agot replay).")
 @click.pass_context
 @handle_errors
-def site(ctx: click.Context, game_dir: str, out_dir: str) -> None:
+def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) -> None:
     """Write a static web site of GAME's public record: an index and a page per round.
 
     The record is first checked as `agot replay` does; a record that does not
@@ -219,7 +221,7 @@ def site(ctx: click.Context, game_dir: str, out_dir: str) -> None:
 
     ruleset = ruleset_of(ctx)
     check_site_output(game_dir, out_dir)
-    built = build_site(game_dir, ruleset)
+    built = build_site(game_dir, ruleset, check_new=not custom_start)
     if not built.ok:
         click.echo(render_replay(built.replay), nl=False)
         sys.exit(int(ExitCode.DIFFERENCES))

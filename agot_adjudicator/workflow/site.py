@@ -104,10 +104,11 @@ def _standing(state: GameState, ruleset: Ruleset) -> list[Any]:
     return rows
 
 
-def build_site(game_dir: str, ruleset: Ruleset) -> SiteBuild:
+def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> SiteBuild:
     """Check the record with ``agot replay``; if consistent, render every page and picture.
 
-    Nothing is written here: the caller writes ``files`` (all or nothing refused).
+    ``check_new``: round 1 must be what ``agot new`` writes (``--custom-start`` turns it
+    off). Nothing is written here: the caller writes ``files`` (all or nothing refused).
     """
     from agot_adjudicator.render.picture import render_round_svg, render_svg
     from agot_adjudicator.render.site import (
@@ -120,7 +121,7 @@ def build_site(game_dir: str, ruleset: Ruleset) -> SiteBuild:
         round_html,
     )
 
-    replay = replay_game(game_dir, ruleset)
+    replay = replay_game(game_dir, ruleset, check_new=check_new)
     if not replay.ok:
         return SiteBuild({}, replay)
     dirs = round_dirs(game_dir)
