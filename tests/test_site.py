@@ -13,6 +13,7 @@ import shutil
 import struct
 import sys
 import zlib
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
 from xml.etree import ElementTree
@@ -101,6 +102,17 @@ def test_round_page_has_pager_report_timeline_and_rules(site):
     first = (site / "round-01.html").read_text()
     last = (site / "round-10.html").read_text()
     assert 'rel="prev"' not in first and 'rel="next"' not in last
+
+
+def test_pages_have_one_h1_no_skipped_heading_level_and_alt_text(site):
+    for page in _pages(site):
+        text = page.read_text()
+        levels = [int(n) for n in re.findall(r"<h([1-6])[ >]", text)]
+        assert levels[0] == 1 and levels.count(1) == 1, page.name
+        assert all(b - a <= 1 for a, b in pairwise(levels)), (page.name, levels)
+        images = re.findall(r"<img [^>]*>", text)
+        assert images and all(re.search(r'alt="[^"]{20,}"', img) for img in images), page.name
+        assert '<html lang="en">' in text and 'name="viewport"' in text
 
 
 def test_markdown_is_escaped():

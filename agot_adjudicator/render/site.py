@@ -339,7 +339,10 @@ def round_html(site: GameSite, page: RoundPage, ruleset: Ruleset) -> str:
         images = {"board.svg": page.pictures.get("board", ""), "moves.svg": page.pictures.get("moves", "")}
         images = {k: v for k, v in images.items() if v}
         body.append('<section aria-labelledby="report"><h2 id="report">Report</h2>')
-        body.append(markdown_html(page.report, images, shift=2, id_prefix="r-"))
+        report = page.report
+        if report.startswith("# "):  # its title repeats the page's heading
+            report = report.partition("\n")[2]
+        body.append(markdown_html(report, images, shift=1, id_prefix="r-"))
         body.append("</section>")
     if page.events:
         body.append('<section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>')
