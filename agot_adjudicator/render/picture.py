@@ -8,6 +8,9 @@ units apart, R6.10), power token (R5.5), neutral force (R0.6, R12.2) and, when
 asked, its order (R4). A side panel shows the round, the wildling threat (R0.8),
 the three influence tracks with their special tokens (R1.4, R4.2), the supply
 track (R9.2) and each house's power, castles, hand size and discards.
+:func:`render_round_svg` draws a round as played over the board it started
+from: the orders as revealed, marches, attacks and battle results, raids,
+retreats and units destroyed, read from the round's public event log.
 
 Pure and deterministic: no I/O, fonts by generic family only, elements in the
 ruleset's fixed order, numbers printed the same way everywhere. Stdlib only.
