@@ -35,6 +35,7 @@ def test_demo_replays_and_ends_with_a_winner(runner):
     for rd in dirs[:-1]:
         assert {p.stem for p in rd.orders()} >= set(final["houses"]), rd.name
         assert (rd.path / "board.svg").is_file() and (rd.path / "report.md").is_file()
+        assert (rd.path / "moves.svg").is_file()
 
 
 @pytest.fixture

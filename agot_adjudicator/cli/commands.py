@@ -38,7 +38,7 @@ from agot_adjudicator.io.rulesets import (
     state_ruleset,
 )
 from agot_adjudicator.io.schemas import SCHEMA_NAMES, load_schema
-from agot_adjudicator.io.writing import same_file, write_atomic
+from agot_adjudicator.io.writing import same_file, write_atomic, write_bytes_atomic
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.workflow.adjudicate import (
     Adjudication,
@@ -203,22 +203,78 @@ def show(ctx: click.Context, state: str, house: str | None) -> None:
 
 
 @main.command("map", epilog=EPILOG)
-@click.argument("state", type=click.Path(dir_okay=False))
+@click.argument("state", required=False, type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
-              help="Where to write the SVG picture.")
+              help="Where to write the picture: FILE.svg, or FILE.png (needs resvg-py, the png extra).")
 @click.option("--house", help="Draw only what this house may see (others' unrevealed orders face down).")
 @click.option("--orders", "show_orders", is_flag=True,
               help="Draw the orders placed on the board (states in the action phase).")
+@click.option("--game", "game_dir", type=click.Path(file_okay=False),
+              help="Draw a round of this game directory as played (instead of STATE).")
+@click.option("--round", "round_number", type=click.IntRange(1), metavar="N",
+              help="With --game: the round to draw (default: the last adjudicated).")
 @click.pass_context
 @handle_errors
-def map_command(ctx: click.Context, state: str, output: str, house: str | None,
-                show_orders: bool) -> None:
-    """Draw the board of STATE as an SVG picture: areas, units, tokens and tracks."""
-    ruleset = ruleset_for(ctx, state)
-    if same_file(output, state):
+def map_command(ctx: click.Context, state: str | None, output: str, house: str | None,
+                show_orders: bool, game_dir: str | None, round_number: int | None) -> None:
+    """Draw the board of STATE as a picture: areas, units, tokens and tracks.
+
+    With --game DIR: round N as played, over the board it started from: the
+    orders as revealed, marches, battles, raids and units destroyed.
+    """
+    from agot_adjudicator.render.png import svg_to_png
+    from agot_adjudicator.workflow.site import round_svg
+
+    ruleset = ruleset_for(ctx, state) if state is not None else ruleset_of(ctx)
+    if state is not None and same_file(output, state):
         raise UsageError(f"refusing to write the picture {output} over the state {state}")
-    write_atomic(output, map_svg(state, ruleset, house, show_orders))
+    suffix = Path(output).suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise UsageError(f"-o {output}: the picture's name must end in .svg or .png")
+    if game_dir is not None:
+        if state is not None or house is not None or show_orders:
+            raise UsageError("--game DIR draws a recorded round: give no STATE, --house or "
+                                   "--orders")
+        svg = round_svg(game_dir, round_number, ruleset)
+    else:
+        if state is None:
+            raise UsageError("give STATE (or --game DIR)")
+        if round_number is not None:
+            raise UsageError("--round N needs --game DIR")
+        svg = map_svg(state, ruleset, house, show_orders)
+    if suffix == ".png":
+        write_bytes_atomic(output, svg_to_png(svg))
+    else:
+        write_atomic(output, svg)
     click.echo(f"wrote {output}")
+
+
+@main.command(epilog=EPILOG)
+@click.option("--game", "game_dir", type=click.Path(file_okay=False), required=True,
+              help="The game directory to publish.")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="The folder to write the site into (created; files of the same names replaced).")
+@click.option("--custom-start", is_flag=True,
+              help="Accept a round-01 state that `agot new` did not write (as agot replay).")
+@click.pass_context
+@handle_errors
+def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) -> None:
+    """Write a static web site of GAME's public record: an index and a page per round.
+
+    The record is first checked as `agot replay` does; a record that does not
+    replay is refused with replay's message (exit 4) and nothing is written.
+    """
+    from agot_adjudicator.workflow.replay import render_replay
+    from agot_adjudicator.workflow.site import build_site, check_site_output
+
+    ruleset = ruleset_of(ctx)
+    check_site_output(game_dir, out_dir)
+    built = build_site(game_dir, ruleset, check_new=not custom_start)
+    if not built.ok:
+        click.echo(render_replay(built.replay), nl=False)
+        raise DifferencesFound()
+    write_together([(Path(out_dir) / name, text) for name, text in sorted(built.files.items())])
+    click.echo(f"wrote {out_dir}/index.html and {len(built.files) - 1} more files")
 
 
 @main.command(epilog=EPILOG)

@@ -8,6 +8,7 @@ Layout::
     GAME/round-01/log.jsonl         the events of the round
     GAME/round-01/pending.yaml      only while the round is stopped on decisions
     GAME/round-01/board.svg         the board after the round (`agot map`)
+    GAME/round-01/moves.svg         the round as played: orders, marches, battles (`agot map --game`)
     GAME/round-02/state.yaml        what adjudicating round-01 gave
 
 Folders are numbered in sequence (``round-NN``, two digits or more); the
@@ -60,6 +61,10 @@ class RoundDir:
     @property
     def board(self) -> Path:
         return self.path / "board.svg"
+
+    @property
+    def moves(self) -> Path:
+        return self.path / "moves.svg"
 
     def orders(self) -> list[Path]:
         """The round's submission files, by name (their order never changes the result)."""

@@ -134,6 +134,21 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (a PNG picture)."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def write_all_atomic(outputs: Iterable[tuple[str | os.PathLike[str], str]]) -> None:
     """Write several files; each one atomically."""
     for path, text in outputs:

@@ -8,6 +8,9 @@ units apart, R6.10), power token (R5.5), neutral force (R0.6, R12.2) and, when
 asked, its order (R4). A side panel shows the round, the wildling threat (R0.8),
 the three influence tracks with their special tokens (R1.4, R4.2), the supply
 track (R9.2) and each house's power, castles, hand size and discards.
+:func:`render_round_svg` draws a round as played over the board it started
+from: the orders as revealed, marches, attacks and battle results, raids,
+retreats and units destroyed, read from the round's public event log.
 
 Pure and deterministic: no I/O, fonts by generic family only, elements in the
 ruleset's fixed order, numbers printed the same way everywhere. Stdlib only.
@@ -19,12 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
-from agot_adjudicator.model.state import AreaState, GameState
+from agot_adjudicator.model.state import AreaState, GameState, sort_units
 
 LAND_SIZE = (150.0, 92.0)
 """Width and height of an area's box when board.yaml gives no ``size``."""
@@ -508,8 +513,9 @@ def _cell(x: float, y: float, w: float, h: float, label: str, *, on: bool,
                     weight="bold" if on else None, fill="#ffffff" if on else "#333333"))
 
 
-def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None) -> tuple[str, float]:
-    """The side panel at ``x``; returns its SVG and its bottom."""
+def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
+           play: RoundPlay | None = None) -> tuple[str, float]:
+    """The side panel at ``x``; returns its SVG and its bottom (``play``: a round picture's)."""
     out: list[str] = ["<g id=\"panel\">"]
     y = MARGIN + 14
     for line in _wrap(ruleset.title, 44):
@@ -519,6 +525,11 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None) -> t
     out.append(_text(x, y, f"Game {state.game_id} · round {state.round} · {state.phase} phase", 12))
     y += 18
     view = "Moderator's view" if house is None else f"View of {house} (what {house} may see)"
+    if play is not None:
+        out.append(_text(x, y, f"Round {play.round} as played: the board it started from,", 12,
+                         extra=[("id", "round-view"), ("font-style", "italic")]))
+        y += 16
+        view = "the orders as revealed, what moved, fought and fell"
     out.append(_text(x, y, view, 12, extra=[("id", "view"), ("data-house", house),
                                            ("font-style", "italic")]))
     if state.winner:
@@ -631,7 +642,7 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None) -> t
             y += 13
     out.append("</g>")
     y += 12
-    legend, y = _legend(x, y)
+    legend, y = _legend(x, y, play is not None)
     out.append(legend)
     out.append("</g>")
     return "".join(out), y
@@ -652,7 +663,7 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines
 
 
-def _legend(x: float, y: float) -> tuple[str, float]:
+def _legend(x: float, y: float, round_play: bool = False) -> tuple[str, float]:
     out = ["<g id=\"legend\">", _text(x, y, "Legend", 12, weight="bold")]
     y += 18
     rows: list[tuple[Callable[[float], str], str]] = [
@@ -682,6 +693,16 @@ def _legend(x: float, y: float) -> tuple[str, float]:
                         ("stroke", SEA_STROKE), ("stroke-width", 2), ("stroke-dasharray", "5 3")]),
          "border between lands · with a sea"),
     ]
+    if round_play:
+        rows += [
+            (lambda y: _arrow((x, y, x + 54, y), "tyrell"), "march, or attack into a battle (R5.3, R6)"),
+            (lambda y: _arrow((x, y, x + 54, y), "tyrell", dash="6 4", width=2.5),
+             "retreat (R6.8, R6.9)"),
+            (lambda y: _arrow((x, y, x + 54, y), "tyrell", dash="2 4", width=2.5),
+             "raid and the order it removed (R5.2)"),
+            (lambda y: _label(x + 27, y, "⚔ 3–2", BATTLE_INK), "battle: winner and strengths (R6.6)"),
+            (lambda y: _label(x + 27, y, "✕ T 1", BATTLE_INK), "units destroyed, by house letter"),
+        ]
     for glyphs, label in rows:
         out.append(glyphs(y))
         lines = _wrap(label, 48)
@@ -710,15 +731,22 @@ def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
     """
     if house is not None and house not in state.houses:
         raise ValueError(f"'{house}' is not a house in play ({', '.join(state.order_of_play())})")
+    return _picture(state, ruleset, house, orders, maker=maker)
+
+
+def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool,
+             play: RoundPlay | None = None, maker: str | None = None) -> str:
     boxes = [area_box(ruleset.areas[a]) for a in ruleset.area_ids]
     map_right = max(b[2] for b in boxes) + MARGIN
     map_bottom = max(b[3] for b in boxes) + MARGIN
     min_x = min(0.0, min(b[0] for b in boxes) - MARGIN)
     min_y = min(0.0, min(b[1] for b in boxes) - MARGIN)
     panel_x = map_right + 14
-    panel, panel_bottom = _panel(state, ruleset, panel_x, house)
+    panel, panel_bottom = _panel(state, ruleset, panel_x, house, play)
     width = panel_x + PANEL_WIDTH - min_x
     height = max(map_bottom, panel_bottom + MARGIN) - min_y
+    what = (f"round {play.round} as played: orders as revealed, marches, battles, raids"
+            if play is not None else f"round {state.round}, {state.phase} phase")
     out = [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
         *([f"<!-- written by {escape(maker)} -->"] if maker else []),
@@ -726,8 +754,7 @@ def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
         f"height=\"{_n(height)}\" viewBox=\"{_n(min_x)} {_n(min_y)} {_n(width)} {_n(height)}\" "
         f"font-family={quoteattr(FONT)} data-game={quoteattr(state.game_id)} "
         f"data-round=\"{state.round}\" data-phase={quoteattr(state.phase)}>",
-        _el("title", [], f"{ruleset.title} — game {state.game_id}, round {state.round}, "
-                         f"{state.phase} phase"),
+        _el("title", [], f"{ruleset.title} — game {state.game_id}, {what}"),
         _defs(),
         _el("rect", [("x", min_x), ("y", min_y), ("width", width), ("height", height),
                      ("fill", "#ffffff")]),
@@ -746,6 +773,233 @@ def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
     for area_id in ruleset.area_ids:
         out.append(_area(state, ruleset, area_id, house, orders))
     out.append("</g>")
+    if play is not None:
+        out.append(_round_overlay(play, ruleset))
     out.append(panel)
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+# --- the round as played (``agot map --game DIR --round N``) ---------------------------------
+
+@dataclass
+class RoundPlay:
+    """What a round's event log says happened on the board, in event order.
+
+    Only public events are read (the log is the public record): the orders as
+    revealed (R4.5) and changed by the Messenger Raven (R4.6), marches (R5.3),
+    attacks on neutral forces (R5.7), raids (R5.2), battles (R6), retreats
+    (R6.8, R6.9) and units destroyed (R6.7, R5.8, R8.4, R9.3).
+    """
+
+    round: int
+    orders: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Area → (house, order) as revealed, after the Raven's swap."""
+    moves: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
+    """(house, origin, destination, units) of each march that moved units without a battle."""
+    attacks: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(house, origin, area, outcome text) of each battle and attack on a neutral force."""
+    raids: list[tuple[str, str, str, str | None]] = field(default_factory=list)
+    """(house, area, target, order removed) of each raid that removed an order."""
+    retreats: list[tuple[str, str, str]] = field(default_factory=list)
+    """(house, embattled area, destination) of each retreat with survivors."""
+    destroyed: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+    """Area → [(house, units)] destroyed there this round (battles, supply, wildlings)."""
+
+
+def round_play(events: Sequence[Mapping[str, Any]], round_number: int) -> RoundPlay:
+    """Read a round's events (``log.jsonl``) into what the round picture draws."""
+    play = RoundPlay(round_number)
+
+    def lost(house: str, area: str, units: Sequence[str]) -> None:
+        if not units:
+            return
+        entries = play.destroyed.setdefault(area, [])
+        for i, (h, before) in enumerate(entries):
+            if h == house:
+                entries[i] = (h, sort_units([*before, *units]))
+                return
+        entries.append((house, sort_units(list(units))))
+
+    for e in events:
+        kind = e.get("type")
+        if kind == "orders_revealed":
+            for h, placed in e["orders"].items():
+                for area, order in placed.items():
+                    play.orders[area] = (h, order)
+        elif kind == "raven_swap" and e["area"] in play.orders:
+            play.orders[e["area"]] = (play.orders[e["area"]][0], e["new"])
+        elif kind == "move":
+            play.moves.append((e["house"], e["origin"], e["to"], list(e["units"])))
+        elif kind == "battle":
+            totals = e.get("totals") or {}
+            score = "–".join(str(totals[h]) for h in (e["winner"], e["loser"]) if h in totals)
+            play.attacks.append((e["attacker"], e["origin"], e["area"],
+                                 f"{e['winner'].capitalize()} wins {score}".strip()))
+        elif kind == "neutral_attack":
+            outcome = "taken" if e["won"] else f"neutral {e['neutral']} holds"
+            play.attacks.append((e["house"], e["origin"], e["area"], outcome))
+        elif kind == "raid" and e.get("target"):
+            play.raids.append((e["house"], e["area"], e["target"], e.get("removed")))
+        elif kind == "retreat":
+            if e.get("to"):
+                play.retreats.append((e["house"], e["area"], e["to"]))
+            lost(e["house"], e["area"], e.get("destroyed") or [])
+        elif kind == "casualties":
+            lost(e["house"], e["area"], e["units"])
+        elif kind == "unit_destroyed":
+            lost(e["house"], e["area"], e.get("units") or [e["unit"]])
+    return play
+
+
+def render_round_svg(state: GameState, events: Sequence[Mapping[str, Any]],
+                     ruleset: Ruleset, maker: str | None = None) -> str:
+    """The round as played, over the board of the state it started from (``round-NN/state.yaml``).
+
+    The orders are drawn as revealed (R4.5, after the Raven, R4.6); arrows show
+    marches, attacks (with the battle's winner and strengths), raids (with the
+    order removed) and retreats; a red cross lists the units destroyed in each
+    area. Public information only: the event log is the public record. Units
+    mustered during the round's Westeros phase appear on the next board only. ``maker``:
+    as for :func:`render_svg`.
+    """
+    play = round_play(events, state.round)
+    shown = state.copy()
+    for area_id in ruleset.area_ids:
+        here = shown.areas.get(area_id)
+        if here is not None and here.order is not None:
+            here.order = None
+    for area_id, (house, order) in play.orders.items():
+        if area_id not in ruleset.areas or ruleset.order_tokens.get(order) is None:
+            continue
+        here = shown.areas.get(area_id) or AreaState()
+        if here.house in (None, house):
+            # Stored as is, not tidied: an order on an area whose units were mustered during
+            # the Westeros phase is still drawn, with its house.
+            shown.areas[area_id] = replace(here, house=house, order=order)
+    return _picture(shown, ruleset, None, True, play, maker)
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def _box_hit(x1: float, y1: float, x2: float, y2: float, box: Box) -> tuple[float, float]:
+    """Where the segment from (x1, y1) outside ``box`` to (x2, y2) inside enters it: 0..1 along it."""
+    dx, dy = x2 - x1, y2 - y1
+    t_in, t_out = 0.0, 1.0
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
+        if p == 0:
+            continue
+        t = q / p
+        if p < 0:
+            t_in = max(t_in, t)
+        else:
+            t_out = min(t_out, t)
+    return t_in, t_out
+
+
+def _arrow_ends(ruleset: Ruleset, origin: str, dest: str, shift: float = 0.0
+                ) -> tuple[float, float, float, float]:
+    """An arrow from inside ``origin`` to just inside ``dest``, moved ``shift`` to its side."""
+    box_o, box_d = area_box(ruleset.areas[origin]), area_box(ruleset.areas[dest])
+    (ox, oy), (dx, dy) = _centre(box_o), _centre(box_d)
+    length = max(((dx - ox) ** 2 + (dy - oy) ** 2) ** 0.5, 1.0)
+    ux, uy = (dx - ox) / length, (dy - oy) / length
+    ox, oy, dx, dy = ox - uy * shift, oy + ux * shift, dx - uy * shift, dy + ux * shift
+    _, leave = _box_hit(ox, oy, dx, dy, box_o)
+    enter, _ = _box_hit(ox, oy, dx, dy, box_d)
+    sx, sy = ox + (dx - ox) * leave / 2, oy + (dy - oy) * leave / 2
+    reach = min(18.0, (1 - enter) * length / 2)
+    ex, ey = ox + (dx - ox) * enter + ux * reach, oy + (dy - oy) * enter + uy * reach
+    return sx, sy, ex, ey
+
+
+def _arrow(ends: tuple[float, float, float, float], house: str, *, dash: str | None = None,
+           width: float = 4.0, attrs: Sequence[tuple[str, object]] = ()) -> str:
+    """A line in the house colour on a black casing, with a head at its end."""
+    x1, y1, x2, y2 = ends
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    head = 7 + width * 1.6
+    bx, by = x2 - ux * head, y2 - uy * head
+    wing = head * 0.55
+    fill = house_style(house)[0]
+    line = f"M{_n(x1)} {_n(y1)}L{_n(bx)} {_n(by)}"
+    tip = (f"M{_n(x2)} {_n(y2)}L{_n(bx - uy * wing)} {_n(by + ux * wing)}"
+           f"L{_n(bx + uy * wing)} {_n(by - ux * wing)}Z")
+    return (f"<g{_attrs(attrs)}>"
+            + _el("path", [("d", line), ("stroke", "#000000"), ("stroke-width", width + 2.4),
+                           ("stroke-linecap", "round"), ("fill", "none"), ("stroke-dasharray", dash)])
+            + _el("path", [("d", line), ("stroke", fill), ("stroke-width", width),
+                           ("stroke-linecap", "round"), ("fill", "none"), ("stroke-dasharray", dash)])
+            + _el("path", [("d", tip), ("fill", fill), ("stroke", "#000000"), ("stroke-width", 1.2)])
+            + "</g>")
+
+
+def _label(x: float, y: float, text: str, colour: str, anchor: str = "middle") -> str:
+    """A short note in a white box with a coloured frame, centred on (x, y)."""
+    w = 8 + 6.4 * len(text)
+    left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+    return (_el("rect", [("x", left), ("y", y - 9), ("width", w), ("height", 17), ("rx", 4),
+                         ("fill", "#ffffff"), ("stroke", colour), ("stroke-width", 1.6)])
+            + _text(left + w / 2, y + 4, text, 11, anchor="middle", weight="bold", fill=colour))
+
+
+BATTLE_INK = "#a00000"
+RAID_INK = "#5a2d82"
+
+
+def _round_overlay(play: RoundPlay, ruleset: Ruleset) -> str:
+    out = [f"<g id=\"round-play\" data-round=\"{play.round}\">"]
+    pairs: Counter[tuple[str, str]] = Counter()
+
+    def shift(a: str, b: str) -> float:
+        """Side-step an arrow that shares its two areas with an earlier one."""
+        key = (a, b) if a < b else (b, a)
+        pairs[key] += 1
+        return (pairs[key] - 1) * 9.0 * (1 if a < b else -1)
+
+    known = ruleset.areas
+    for house, origin, dest, units in play.moves:
+        if origin in known and dest in known:
+            out.append(_arrow(_arrow_ends(ruleset, origin, dest, shift(origin, dest)), house,
+                              attrs=[("class", "move"), ("data-house", house),
+                                     ("data-from", origin), ("data-to", dest),
+                                     ("data-units", ",".join(units))]))
+    for house, area, dest in play.retreats:
+        if area in known and dest in known:
+            out.append(_arrow(_arrow_ends(ruleset, area, dest, shift(area, dest)), house,
+                              dash="6 4", width=2.5,
+                              attrs=[("class", "retreat"), ("data-house", house),
+                                     ("data-from", area), ("data-to", dest)]))
+    for house, origin, area, _outcome in play.attacks:
+        if origin in known and area in known:
+            out.append(_arrow(_arrow_ends(ruleset, origin, area, shift(origin, area)), house,
+                              attrs=[("class", "attack"), ("data-house", house),
+                                     ("data-from", origin), ("data-to", area)]))
+    for house, area, target, removed in play.raids:
+        if area in known and target in known:
+            ends = _arrow_ends(ruleset, area, target, shift(area, target))
+            out.append(_arrow(ends, house, dash="2 4", width=2.5,
+                              attrs=[("class", "raid"), ("data-house", house), ("data-from", area),
+                                     ("data-to", target), ("data-removed", removed)]))
+            mx, my = (ends[0] + ends[2]) / 2, (ends[1] + ends[3]) / 2
+            note = "raid" + (f" ✕ {order_label(ruleset, removed)}"
+                             if removed in ruleset.order_tokens else "")
+            out.append(_label(mx, my, note, RAID_INK))
+    for house, _origin, area, outcome in play.attacks:
+        if area in known:
+            box = area_box(known[area])
+            out.append(f"<g class=\"battle\" data-area=\"{area}\" data-attacker=\"{house}\">"
+                       + _label((box[0] + box[2]) / 2, box[1] + 4, "⚔ " + outcome, BATTLE_INK)
+                       + "</g>")
+    for area in ruleset.area_ids:
+        if area not in play.destroyed:
+            continue
+        box = area_box(known[area])
+        text = "; ".join(f"{house_style(h)[2]} {_units_text(units)}" for h, units in play.destroyed[area])
+        out.append(f"<g class=\"destroyed\" data-area=\"{area}\">"
+                   + _label((box[0] + box[2]) / 2, box[3] - 4, "✕ " + text, BATTLE_INK) + "</g>")
+    out.append("</g>")
+    return "".join(out)

@@ -154,9 +154,12 @@ class Outputs:
     log: str
     pending: str | None
     board: str | None = None
+    moves: str | None = None
+    """The round as played (orders, marches, battles), drawn with the board."""
 
 
 BOARD_FILE = "board.svg"
+MOVES_FILE = "moves.svg"
 
 
 def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
@@ -164,8 +167,9 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
                    maker: str = MAKER, state_version: int = STATE_VERSION) -> Outputs:
     """Render everything a run writes; the report ends with the hash-chain record.
 
-    ``board``: also draw the board after a complete round (``agot map``), linked
-    from the report as ``board.svg`` (game directories). ``fmt`` is the report
+    ``board``: also draw the board after a complete round (``agot map``) and the
+    round as played (``agot map --game``), linked from the report as ``board.svg``
+    and ``moves.svg`` (game directories). ``fmt`` is the report
     format (markdown or text); ``private_house`` appends that house's hand, bids
     and pending questions to the report. ``maker`` and ``state_version``: the
     release named as writer and the state format version (replay passes a
@@ -186,19 +190,23 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
                            private=private)
     state = None
     pending = None
-    picture = None
+    picture = moves = None
     if result.status == "complete":
         state = state_text(result.state, ruleset, maker=maker, version=state_version)
         if board:
-            from agot_adjudicator.render.picture import render_svg
+            from agot_adjudicator.render.picture import render_round_svg, render_svg
 
             picture = render_svg(result.state, ruleset, maker=maker)
-            report += (f"\n![The board after the round]({BOARD_FILE})\n" if fmt == "markdown"
-                       else f"\nThe board after the round: {BOARD_FILE}\n")
+            moves = render_round_svg(GameState.from_dict(run.state_doc.data), result.events, ruleset,
+                                     maker)
+            report += (f"\n![The round as played]({MOVES_FILE})\n"
+                       f"\n![The board after the round]({BOARD_FILE})\n" if fmt == "markdown"
+                       else f"\nThe round as played: {MOVES_FILE}\n"
+                            f"The board after the round: {BOARD_FILE}\n")
     else:
         pending = render_pending(result.pending)
     report += record_text(run, state, fmt, maker)
-    return Outputs(state, report, render_log(result.events, maker), pending, picture)
+    return Outputs(state, report, render_log(result.events, maker), pending, picture, moves)
 
 
 def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown",

@@ -19,6 +19,7 @@ from agot_adjudicator.io.safefile import escaping_links
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.workflow.adjudicate import (
     BOARD_FILE,
+    MOVES_FILE,
     GameRound,
     Outputs,
     adjudicate_game,
@@ -96,6 +97,8 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
         else:
             if out.board is not None:
                 files[BOARD_FILE] = out.board
+            if out.moves is not None:
+                files[MOVES_FILE] = out.moves
             ended = game.run.result.state.phase == "ended"
             commit = RoundCommit(rd.name, files, (rd.pending.name,), game.next_state.parent.name,
                                  out.state, next_orders=not ended)

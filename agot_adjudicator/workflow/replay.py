@@ -12,7 +12,7 @@ one the game moved on to with that round (``chain.ruleset_moved``). The next
 state is written as its maker wrote it (its format version, its
 ``written_by``), so records of earlier releases are compared byte for byte too.
 
-The round's ``report.md``, ``log.jsonl`` and ``board.svg`` were written by the
+The round's ``report.md``, ``log.jsonl``, ``board.svg`` and ``moves.svg`` were written by the
 release named in the next state. Written by this release, they must be the same
 bytes. Written by another, they may differ in wording and layout: the log is
 then compared event by event on game content — each event's type and fields,
@@ -271,7 +271,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                          *_chain_notes(rd, following, chain)]
         return check
     _compare_state(check, rd, following, out.state, chain, ruleset, explain)
-    outputs = ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board))
+    outputs = ((rd.report, out.report), (rd.log, out.log), (rd.board, out.board),
+               (rd.moves, out.moves))
     if maker != MAKER:
         _compare_other_release(check, outputs, maker)
         return check

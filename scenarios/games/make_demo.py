@@ -11,7 +11,7 @@ What a PBEM moderator does each round, with random but legal players
    the houses answer the pending decisions, which the moderator pastes into
    ``round-NN/orders/answers.yaml``, and runs it again;
 3. when the round completes, ``round-(NN+1)/state.yaml``, the report, the log
-   and the board picture are written, and the next round starts.
+   and the pictures (board.svg, moves.svg) are written, and the next round starts.
 
 The game is played to its end (R2.2, R11). ``agot replay DIR`` must then exit 0;
 the test suite replays the committed directory. ``python scenarios/regenerate.py`` runs this

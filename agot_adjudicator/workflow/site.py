@@ -1,0 +1,190 @@
+"""``agot site`` and ``agot map --game``: a game directory's public record as pictures and web pages.
+
+The site is built only from a record that ``agot replay`` finds consistent,
+and only from its public files: each round's ``report.md``, ``log.jsonl``,
+``board.svg`` and ``moves.svg`` (drawn from the round's state and log when the
+record predates them), plus public facts of the latest state (castles,
+supply, power, track positions, hand sizes, the winner). Never hands, decks,
+the seed, plans or bids before they are revealed: the same rule as the report.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agot_adjudicator.engine.board import controller
+from agot_adjudicator.errors import InputError, Problem, UsageError
+from agot_adjudicator.io.formats import MAKER
+from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
+from agot_adjudicator.model.ruleset import TRACKS, Ruleset
+from agot_adjudicator.model.state import GameState
+from agot_adjudicator.workflow.replay import Replay, replay_game
+from agot_adjudicator.workflow.validate import load_state
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The events of a ``log.jsonl`` (its ``record`` line, naming the release that wrote it,
+    left out); a line that is not a JSON object is an input error."""
+    from agot_adjudicator.io.reading import MAX_BYTES
+    from agot_adjudicator.io.safefile import ReadRefused, read_bounded
+
+    try:
+        text = read_bounded(path, 8 * MAX_BYTES).decode("utf-8")
+    except ReadRefused as exc:
+        raise UsageError(f"{path}: cannot read ({exc.reason})") from None
+    except UnicodeDecodeError:
+        raise InputError([Problem(str(path), None, None, "", "not UTF-8 text")]) from None
+    events, problems = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(str(path), number, exc.colno, "", f"not JSON: {exc.msg}"))
+            continue
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            problems.append(Problem(str(path), number, 1, "", "not an event (an object with a type)"))
+            continue
+        if event["type"] == "record" and "written_by" in event:
+            continue
+        events.append(event)
+    if problems:
+        raise InputError(problems)
+    return events
+
+
+def _round_folder(game_dir: str, number: int | None) -> RoundDir:
+    dirs = round_dirs(game_dir)
+    played = [rd for rd in dirs if rd.log.is_file()]
+    if number is None:
+        if not played:
+            raise UsageError(f"{game_dir}: no round adjudicated yet (no round-NN/log.jsonl)")
+        return played[-1]
+    found = [rd for rd in dirs if rd.number == number]
+    if not found:
+        raise UsageError(f"{game_dir}: no {round_dir_name(number)} folder")
+    if not found[0].log.is_file():
+        raise UsageError(f"{found[0].path}: round {number} is not adjudicated yet (no log.jsonl)")
+    return found[0]
+
+
+def _played_under(state_path: Path, game_dir: str, fallback: Ruleset) -> Ruleset:
+    """The ruleset a recorded state names (the game's ``rulesets/`` folder, the packaged one
+    or the package's archive), else ``fallback`` (whose check then says what to do)."""
+    from agot_adjudicator.io.rulesets import state_ruleset
+
+    return state_ruleset(state_path, game_dir) or fallback
+
+
+def round_svg(game_dir: str, number: int | None, ruleset: Ruleset) -> str:
+    """The picture of a round as played (``agot map --game DIR --round N``; default: the last
+    adjudicated round): its state with the orders as revealed, and its log's moves."""
+    from agot_adjudicator.render.picture import render_round_svg
+
+    rd = _round_folder(game_dir, number)
+    ruleset = _played_under(rd.state, game_dir, ruleset)
+    _, state = load_state(str(rd.state), ruleset)
+    return render_round_svg(state, read_log(rd.log), ruleset, MAKER)
+
+
+@dataclass
+class SiteBuild:
+    """The site's files (path in the site → text), or the replay that refused the record."""
+
+    files: dict[str, str]
+    replay: Replay
+
+    @property
+    def ok(self) -> bool:
+        return self.replay.ok
+
+
+def _read(path: Path) -> str:
+    return path.read_bytes().decode("utf-8")
+
+
+def _standing(state: GameState, ruleset: Ruleset) -> list[Any]:
+    from agot_adjudicator.render.site import HouseRow
+
+    rows = []
+    for h in state.order_of_play():
+        hs = state.houses[h]
+        castles = sum(1 for a in ruleset.area_ids
+                      if ruleset.areas[a].castle and controller(state, ruleset, a) == h)
+        rows.append(HouseRow(h, castles, hs.supply, hs.power, len(hs.hand),
+                             {t: state.tracks[t].index(h) + 1 for t in TRACKS}))
+    return rows
+
+
+def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> SiteBuild:
+    """Check the record with ``agot replay``; if consistent, render every page and picture.
+
+    ``check_new``: round 1 must be what ``agot new`` writes (``--custom-start`` turns it
+    off). Nothing is written here: the caller writes ``files`` (all or nothing refused).
+    """
+    from agot_adjudicator.render.picture import render_round_svg, render_svg
+    from agot_adjudicator.render.site import (
+        STYLE,
+        STYLESHEET,
+        GameSite,
+        RoundPage,
+        index_html,
+        round_file,
+        round_html,
+    )
+
+    replay = replay_game(game_dir, ruleset, check_new=check_new)
+    if not replay.ok:
+        return SiteBuild({}, replay)
+    dirs = round_dirs(game_dir)
+    files: dict[str, str] = {STYLESHEET: STYLE}
+    pages: list[RoundPage] = []
+    latest: GameState | None = None
+    final_event = None
+    for index, rd in enumerate(dirs):
+        ruleset = _played_under(rd.state, game_dir, ruleset)
+        _, state = load_state(str(rd.state), ruleset)
+        latest = state
+        following = dirs[index + 1] if index + 1 < len(dirs) else None
+        if not rd.report.is_file():
+            continue  # the open round, or the final state's folder
+        events = read_log(rd.log) if rd.log.is_file() else []
+        done = following is not None and following.state.is_file()
+        page = RoundPage(rd.number, rd.name, _read(rd.report), events,
+                         status="adjudicated" if done else "stopped on pending decisions")
+        if done and following is not None:
+            moves = _read(rd.moves) if rd.moves.is_file() else render_round_svg(state, events, ruleset)
+            if rd.board.is_file():
+                board = _read(rd.board)
+            else:
+                _, after = load_state(str(following.state),
+                                      _played_under(following.state, game_dir, ruleset))
+                board = render_svg(after, ruleset)
+            files[f"{rd.name}/moves.svg"] = moves
+            files[f"{rd.name}/board.svg"] = board
+            page.pictures = {"moves": f"{rd.name}/moves.svg", "board": f"{rd.name}/board.svg"}
+        final_event = next((e for e in events if e.get("type") == "game_ended"), final_event)
+        pages.append(page)
+    assert latest is not None
+    board_path = next((p.pictures["board"] for p in reversed(pages) if "board" in p.pictures), None)
+    site = GameSite(latest.game_id, ruleset.title, latest.round, latest.phase,
+                    _standing(latest, ruleset), pages, board_path, latest.winner,
+                    final_event if latest.winner else None)
+    files["index.html"] = index_html(site, ruleset)
+    for page in pages:
+        files[round_file(page.number)] = round_html(site, page, ruleset)
+    return SiteBuild(files, replay)
+
+
+def check_site_output(game_dir: str, out_dir: str) -> None:
+    """Refuse an output folder that is, or lies inside, the game directory (its record)."""
+    game, out = Path(game_dir).resolve(), Path(out_dir).resolve()
+    if out == game or game in out.parents:
+        raise UsageError(f"refusing to write the site into the game directory {game_dir} "
+                         "(choose another -o folder)")
+    if Path(out_dir).exists() and not Path(out_dir).is_dir():
+        raise UsageError(f"{out_dir}: exists and is not a folder")
