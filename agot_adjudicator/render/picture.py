@@ -167,23 +167,29 @@ def border_segment(ruleset: Ruleset, a: str, b: str) -> tuple[float, float, floa
     return (x1, y1, x2, y2)
 
 
-def _segment_meets_box(seg: tuple[float, float, float, float], box: Box, margin: float) -> bool:
-    """Whether a segment passes through a box grown by ``margin`` (Liang–Barsky clipping)."""
+def _clip(seg: tuple[float, float, float, float], box: Box) -> tuple[float, float, bool]:
+    """Liang–Barsky clipping of a segment against a box: the parameters (0..1 along it) where
+    it enters and leaves, and whether it runs parallel to a side, outside it."""
     x1, y1, x2, y2 = seg
-    left, top, right, bottom = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
     dx, dy = x2 - x1, y2 - y1
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, x1 - left), (dx, right - x1), (-dy, y1 - top), (dy, bottom - y1)):
+    t_in, t_out, outside = 0.0, 1.0, False
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
         if p == 0:
-            if q < 0:
-                return False
+            outside = outside or q < 0
             continue
         t = q / p
         if p < 0:
-            t0 = max(t0, t)
+            t_in = max(t_in, t)
         else:
-            t1 = min(t1, t)
-    return t0 < t1
+            t_out = min(t_out, t)
+    return t_in, t_out, outside
+
+
+def _segment_meets_box(seg: tuple[float, float, float, float], box: Box, margin: float) -> bool:
+    """Whether a segment passes through a box grown by ``margin``."""
+    grown = (box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin)
+    t_in, t_out, outside = _clip(seg, grown)
+    return not outside and t_in < t_out
 
 
 def borders(ruleset: Ruleset) -> list[tuple[str, str]]:
@@ -886,16 +892,7 @@ def _centre(box: Box) -> tuple[float, float]:
 
 def _box_hit(x1: float, y1: float, x2: float, y2: float, box: Box) -> tuple[float, float]:
     """Where the segment from (x1, y1) outside ``box`` to (x2, y2) inside enters it: 0..1 along it."""
-    dx, dy = x2 - x1, y2 - y1
-    t_in, t_out = 0.0, 1.0
-    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
-        if p == 0:
-            continue
-        t = q / p
-        if p < 0:
-            t_in = max(t_in, t)
-        else:
-            t_out = min(t_out, t)
+    t_in, t_out, _ = _clip((x1, y1, x2, y2), box)
     return t_in, t_out
 
 
