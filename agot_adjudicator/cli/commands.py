@@ -46,7 +46,14 @@ from agot_adjudicator.workflow.adjudicate import (
     render_outputs,
     whatif_files,
 )
-from agot_adjudicator.workflow.present import diff_files, map_svg, new_game_text, template_text
+from agot_adjudicator.workflow.present import (
+    Board,
+    diff_files,
+    load_board,
+    map_svg,
+    new_game_text,
+    template_text,
+)
 from agot_adjudicator.workflow.validate import check_output, load_state, validate_files
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -102,6 +109,35 @@ def ruleset_for(ctx: click.Context, state: str | Path, game_dir: str | None = No
     if explicit is not None:
         return load_ruleset(explicit)
     return state_ruleset(str(state), game_dir) or load_ruleset()
+
+
+def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tuple[Board, Ruleset]:
+    """The board ``show``, ``map``, ``template`` and ``validate`` read, and its ruleset: STATE,
+    or with ``--game DIR`` the board as it stands now (:func:`~agot_adjudicator.io.gamedir.board_now`:
+    a stopped round's provisional state, else the round's state.yaml; docs/protocol.md P4).
+    Notes on a provisional board go to stderr."""
+    from agot_adjudicator.io.gamedir import board_now
+
+    if (state is None) == (game_dir is None):
+        raise UsageError("give STATE or --game DIR (one of them)")
+    if game_dir is not None:
+        now = board_now(game_dir)
+        ruleset = ruleset_for(ctx, now.path, game_dir)
+        board = load_board(now.path, ruleset, now=now)
+    else:
+        assert state is not None
+        ruleset = ruleset_for(ctx, state)
+        board = load_board(state, ruleset)
+    for note in board.notes:
+        click.echo(f"note: {note}", err=True)
+    return board, ruleset
+
+
+def provisional_line(board: Board) -> str:
+    """The line that tells a player a board is provisional (stdout, before the view)."""
+    s = board.state
+    return (f"Provisional: the board as it stands in round {s.round}, stopped in the "
+            f"{s.phase} phase on pending decisions (not a record).\n")
 
 
 @click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -170,12 +206,25 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
 
 
 @main.command(epilog=EPILOG)
-@click.argument("state", type=click.Path(dir_okay=False))
+@click.argument("state", required=False, type=click.Path(dir_okay=False))
 @click.argument("orders", nargs=-1, type=click.Path())
+@click.option("--game", "game_dir", type=click.Path(file_okay=False),
+              help="Check the FILEs (all arguments; default: the current round's orders/*.yaml) "
+                   "against the board of game directory DIR as it stands now (a stopped "
+                   "round's now.yaml, else its state.yaml).")
 @click.pass_context
 @handle_errors
-def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
-    """Check STATE and ORDERS files (schema, then rules) without resolving anything."""
+def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
+             game_dir: str | None) -> None:
+    """Check STATE and ORDERS files (schema, then rules) without resolving anything.
+
+    With --game DIR: check FILE... against the board as it stands now.
+    """
+    if game_dir is not None:
+        _validate_game(ctx, game_dir, [p for p in (state, *orders) if p is not None])
+        return
+    if state is None:
+        raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
     ruleset = ruleset_for(ctx, state)
     result = validate_files(state, list(orders), ruleset)
     for warning in result.warnings:
@@ -185,20 +234,49 @@ def validate(ctx: click.Context, state: str, orders: tuple[str, ...]) -> None:
     click.echo(f"ok: {state}" + (f" and {len(orders)} submission file(s)" if orders else ""))
 
 
+def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
+    """``validate --game DIR [FILE...]``: the files against the board as it stands now. A round
+    stopped in the action phase has its orders placed: files are then checked as adjudicate
+    reads them, against the round's state.yaml (docs/protocol.md P4)."""
+    from agot_adjudicator.io.gamedir import board_now
+
+    board, ruleset = board_for(ctx, None, game_dir)
+    now = board_now(game_dir)
+    if not files:
+        files = [str(p) for p in now.round.orders()]
+    against = now.path
+    if board.provisional and board.state.phase == "action":
+        against = now.round.state
+        board = load_board(against, ruleset)
+    result = validate_files(str(against), files, ruleset, board=board.state)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if result.problems:
+        raise result.error()
+    what = (f"the board as it stands ({against}, provisional: round {board.state.round}, "
+            f"{board.state.phase} phase)" if board.provisional else str(against))
+    click.echo(f"ok: {len(files)} submission file(s) against {what}")
+
+
 @main.command(epilog=EPILOG)
-@click.argument("state", type=click.Path(dir_okay=False))
+@click.argument("state", required=False, type=click.Path(dir_okay=False))
 @click.option("--house", help="Show only what this house may see.")
+@click.option("--game", "game_dir", type=click.Path(file_okay=False),
+              help="Show the board of game directory DIR as it stands now (a stopped round's "
+                   "now.yaml, else its state.yaml) instead of STATE.")
 @click.pass_context
 @handle_errors
-def show(ctx: click.Context, state: str, house: str | None) -> None:
-    """Print the board, the tracks and the houses of STATE as tables."""
+def show(ctx: click.Context, state: str | None, house: str | None, game_dir: str | None) -> None:
+    """Print the board, the tracks and the houses of STATE (or --game DIR) as tables."""
     from agot_adjudicator.render.views import show_text  # only show needs the views
 
-    ruleset = ruleset_for(ctx, state)
-    _, game = load_state(state, ruleset)
+    board, ruleset = board_for(ctx, state, game_dir)
+    game = board.state
     if house is not None and house not in game.houses:
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
+    if board.provisional:
+        click.echo(provisional_line(board), nl=False)
     click.echo(show_text(game, ruleset, house), nl=False)
 
 
@@ -213,35 +291,41 @@ def show(ctx: click.Context, state: str, house: str | None) -> None:
               help="Draw a round of this game directory as played (instead of STATE).")
 @click.option("--round", "round_number", type=click.IntRange(1), metavar="N",
               help="With --game: the round to draw (default: the last adjudicated).")
+@click.option("--now", "now", is_flag=True,
+              help="With --game: draw the board as it stands now (a stopped round's now.yaml, "
+                   "else its state.yaml); --house and --orders as for STATE.")
 @click.pass_context
 @handle_errors
 def map_command(ctx: click.Context, state: str | None, output: str, house: str | None,
-                show_orders: bool, game_dir: str | None, round_number: int | None) -> None:
+                show_orders: bool, game_dir: str | None, round_number: int | None,
+                now: bool) -> None:
     """Draw the board of STATE as a picture: areas, units, tokens and tracks.
 
     With --game DIR: round N as played, over the board it started from: the
-    orders as revealed, marches, battles, raids and units destroyed.
+    orders as revealed, marches, battles, raids and units destroyed. With
+    --game DIR --now: the board as it stands now.
     """
     from agot_adjudicator.render.png import svg_to_png
     from agot_adjudicator.workflow.site import round_svg
 
-    ruleset = ruleset_for(ctx, state) if state is not None else ruleset_of(ctx)
     if state is not None and same_file(output, state):
         raise UsageError(f"refusing to write the picture {output} over the state {state}")
     suffix = Path(output).suffix.lower()
     if suffix not in (".svg", ".png"):
         raise UsageError(f"-o {output}: the picture's name must end in .svg or .png")
-    if game_dir is not None:
+    if now and (game_dir is None or state is not None or round_number is not None):
+        raise UsageError("--now draws the board of --game DIR as it stands: give --game DIR "
+                         "and no STATE or --round")
+    if game_dir is not None and not now:
         if state is not None or house is not None or show_orders:
             raise UsageError("--game DIR draws a recorded round: give no STATE, --house or "
-                                   "--orders")
-        svg = round_svg(game_dir, round_number, ruleset)
+                             "--orders (--now draws the board as it stands, with them)")
+        svg = round_svg(game_dir, round_number, ruleset_of(ctx))
     else:
-        if state is None:
-            raise UsageError("give STATE (or --game DIR)")
         if round_number is not None:
             raise UsageError("--round N needs --game DIR")
-        svg = map_svg(state, ruleset, house, show_orders)
+        board, ruleset = board_for(ctx, state, game_dir)
+        svg = map_svg(board, ruleset, house, show_orders)
     if suffix == ".png":
         write_bytes_atomic(output, svg_to_png(svg))
     else:
@@ -303,7 +387,10 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
 
 
 @main.command(epilog=EPILOG)
-@click.argument("state", type=click.Path(dir_okay=False))
+@click.argument("state", required=False, type=click.Path(dir_okay=False))
+@click.option("--game", "game_dir", type=click.Path(file_okay=False),
+              help="Sketch for the board of game directory DIR as it stands now (a stopped "
+                   "round's now.yaml, else its state.yaml) instead of STATE.")
 @click.option("--house", required=True, help="The house whose order file to sketch.")
 @click.option("--schema-ref", default="orders.schema.json", show_default=True, metavar="PATH",
               help="Where the file's `# yaml-language-server: $schema=` line points "
@@ -312,19 +399,20 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
               help="Write the skeleton here instead of standard output.")
 @click.pass_context
 @handle_errors
-def template(ctx: click.Context, state: str, house: str, schema_ref: str,
-             output: str | None) -> None:
+def template(ctx: click.Context, state: str | None, game_dir: str | None, house: str,
+             schema_ref: str, output: str | None) -> None:
     """Print an order file skeleton for HOUSE: its areas, legal orders and plans, as comments.
 
     Left as it is, the skeleton is a valid agot-orders/1 file that submits
     nothing; uncomment the lines you need. It never reads the order of the
     Westeros decks, so it may be sent to the player.
     """
-    text = template_text(state, house, ruleset_for(ctx, state), schema_ref)
+    board, ruleset = board_for(ctx, state, game_dir)
+    text = template_text(board, house, ruleset, schema_ref)
     if output is None:
         click.echo(text, nl=False)
         return
-    check_output(output, [state])
+    check_output(output, [str(board.doc.name)])
     write_atomic(output, text)
     click.echo(f"wrote {output}")
 
@@ -398,10 +486,13 @@ def ruleset_keep(ctx: click.Context, game_dir: str) -> None:
               help="Write the events as JSON Lines here.")
 @click.option("--pending", "pending_path", type=click.Path(dir_okay=False),
               help="Write the pending decisions (YAML) here when the run stops.")
+@click.option("--now", "now_path", type=click.Path(dir_okay=False),
+              help="Write the provisional state (the board as far as the run got) here when "
+                   "the run stops; never a record or an input.")
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
               help="Adjudicate the current round of game directory DIR: read round-NN/state.yaml "
-                   "and round-NN/orders/*.yaml; write report.md, log.jsonl (pending.yaml) there "
-                   "and round-(NN+1)/state.yaml.")
+                   "and round-NN/orders/*.yaml; write report.md, log.jsonl there and "
+                   "round-(NN+1)/state.yaml, or when it stops pending.yaml, now.yaml and now.svg.")
 @click.option("--nmr", multiple=True, metavar="HOUSE",
               help="No moves received: apply the documented defaults for HOUSE (repeatable).")
 @click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
@@ -420,7 +511,8 @@ def ruleset_keep(ctx: click.Context, game_dir: str) -> None:
 @handle_errors
 def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                output: str | None, report: str | None, log_path: str | None,
-               pending_path: str | None, game_dir: str | None, nmr: tuple[str, ...],
+               pending_path: str | None, now_path: str | None, game_dir: str | None,
+               nmr: tuple[str, ...],
                defaults: bool, move_ruleset: bool, in_place: bool, report_format: str,
                private_house: str | None) -> None:
     """Resolve the round of STATE with the ORDERS files (docs/protocol.md P1).
@@ -437,9 +529,9 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     if move_ruleset and game_dir is None:
         raise UsageError("--move-ruleset moves a game directory on: give --game DIR")
     if game_dir is not None:
-        if state or orders or output or report or log_path or pending_path:
+        if state or orders or output or report or log_path or pending_path or now_path:
             raise UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
-                             "-o, --report, --log or --pending")
+                             "-o, --report, --log, --pending or --now")
         from agot_adjudicator.workflow.record import run_game_round
 
         ruleset, moved_from = _game_rulesets(ctx, game_dir, move_ruleset)
@@ -462,13 +554,14 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     ruleset = ruleset_for(ctx, state)
     inputs = [state, *orders]
     distinct_outputs([("-o", output), ("--report", report), ("--log", log_path),
-                      ("--pending", pending_path)])
-    for out in (output, report, log_path, pending_path):
+                      ("--pending", pending_path), ("--now", now_path)])
+    for out in (output, report, log_path, pending_path, now_path):
         if out is not None:
             check_output(out, inputs, in_place=in_place)
     run = adjudicate_files(state, list(orders), ruleset, nmr, defaults)
     _finish(run, ruleset, output=output, report=report, log_path=log_path,
-            pending_path=pending_path, fmt=report_format, private_house=private_house)
+            pending_path=pending_path, now_path=now_path, fmt=report_format,
+            private_house=private_house)
 
 
 def _game_rulesets(ctx: click.Context, game_dir: str,
@@ -498,11 +591,12 @@ def _game_rulesets(ctx: click.Context, game_dir: str,
 
 
 def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
-            log_path: str | None, pending_path: str | None, fmt: str = "markdown",
-            private_house: str | None = None) -> None:
-    """Write what a run produced, all files or none; exit 3 with the pending list when it
-    stopped."""
-    out = render_outputs(run, ruleset, fmt=fmt, private_house=private_house)
+            log_path: str | None, pending_path: str | None, now_path: str | None = None,
+            fmt: str = "markdown", private_house: str | None = None) -> None:
+    """Write what a run produced, all files or none; exit 3 with the pending list (and the
+    provisional state, ``--now``) when it stopped."""
+    out = render_outputs(run, ruleset, fmt=fmt, private_house=private_house,
+                         now=now_path is not None)
     writes: list[tuple[str, str]] = []
     if report:
         writes.append((report, out.report))
@@ -511,6 +605,8 @@ def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | N
     if out.pending is not None:
         if pending_path:
             writes.append((pending_path, out.pending))
+        if now_path and out.now is not None:
+            writes.append((now_path, out.now))
         write_together(writes)
         click.echo(out.pending, nl=False)
         raise PendingDecisions()

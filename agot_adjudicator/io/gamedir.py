@@ -7,6 +7,9 @@ Layout::
     GAME/round-01/report.md         written by `agot adjudicate --game GAME`
     GAME/round-01/log.jsonl         the events of the round
     GAME/round-01/pending.yaml      only while the round is stopped on decisions
+    GAME/round-01/now.yaml          with pending.yaml: the provisional state, the board as far
+                                    as the stopped run got (never a record or an input)
+    GAME/round-01/now.svg           with pending.yaml: its picture
     GAME/round-01/board.svg         the board after the round (`agot map`)
     GAME/round-01/moves.svg         the round as played: orders, marches, battles (`agot map --game`)
     GAME/round-02/state.yaml        what adjudicating round-01 gave
@@ -59,6 +62,15 @@ class RoundDir:
         return self.path / "pending.yaml"
 
     @property
+    def now(self) -> Path:
+        """The provisional state of a stopped round (docs/protocol.md P4)."""
+        return self.path / "now.yaml"
+
+    @property
+    def now_picture(self) -> Path:
+        return self.path / "now.svg"
+
+    @property
     def board(self) -> Path:
         return self.path / "board.svg"
 
@@ -106,6 +118,33 @@ def round_dirs(game_dir: str | Path) -> list[RoundDir]:
             raise UsageError(f"{game_dir}: {round_dir_name(expected)} is missing "
                              f"(found {rd.name})")
     return found
+
+
+@dataclass(frozen=True)
+class BoardNow:
+    """Where the board as it stands now is (:func:`board_now`)."""
+
+    round: RoundDir
+    path: Path
+    provisional: bool
+    """True: ``path`` is the stopped round's ``now.yaml``; False: the round's ``state.yaml``."""
+
+
+def board_now(game_dir: str | Path) -> BoardNow:
+    """The board as it stands now in a game directory, the one state the views and
+    ``agot validate --game`` read (docs/protocol.md P4): the current round's provisional
+    state while it is stopped on decisions (``pending.yaml`` and ``now.yaml``: after the
+    Westeros phase, the board the orders are for), else its ``state.yaml``."""
+    from agot_adjudicator.io.commit import pending_commit
+
+    interrupted = pending_commit(game_dir)
+    if interrupted is not None:
+        raise UsageError(f"{game_dir}: the commit of {interrupted} was interrupted; run `agot "
+                         f"adjudicate --game {game_dir}` to finish it first")
+    rd = current_round(game_dir)
+    if rd.pending.is_file() and rd.now.is_file():
+        return BoardNow(rd, rd.now, True)
+    return BoardNow(rd, rd.state, False)
 
 
 def current_round(game_dir: str | Path) -> RoundDir:

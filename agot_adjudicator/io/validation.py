@@ -61,9 +61,14 @@ def ruleset_problem(doc: Document, ruleset: Ruleset) -> Problem:
                        "agot release that wrote the state")
 
 
-def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
-    """Every rule problem of a schema-valid state document (R0.3, R0.4, R9, R12, R13)."""
-    problems = ruleset_problems(doc, ruleset)
+def state_problems(doc: Document, ruleset: Ruleset, *, provisional: bool = False) -> list[Problem]:
+    """Every rule problem of a schema-valid state document (R0.3, R0.4, R9, R12, R13).
+
+    A provisional state (the board as far as a stopped run got, docs/protocol.md P4) is
+    no record: refused unless ``provisional`` (the views of the board as it stands).
+    """
+    problems = [] if provisional else provisional_problems(doc)
+    problems += ruleset_problems(doc, ruleset)
     if problems:
         return problems  # the other checks would compare the state with the wrong components
     houses = list(doc.data["houses"])
@@ -81,6 +86,20 @@ def state_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
     for deck in DECKS:
         problems += deck_problems(doc, ruleset, deck)
     return problems
+
+
+def provisional_problems(doc: Document) -> list[Problem]:
+    """A provisional state (``provisional:``, round-NN/now.yaml) is refused as a record or an
+    input to adjudicate (docs/protocol.md P4)."""
+    mark = doc.data.get("provisional")
+    if mark is None:
+        return []
+    stopped = mark.get("stopped", "?") if isinstance(mark, dict) else "?"
+    return [doc.problem(["provisional"], f"a provisional state: the board as far as a run "
+                        f"stopped in the {stopped} phase got (round {doc.data.get('round')}), "
+                        "not a round's record; adjudicate and replay use the round's "
+                        "state.yaml with its submissions and answers, and `agot validate "
+                        "--game DIR FILE` checks a file against this board", key=True)]
 
 
 def ruleset_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:

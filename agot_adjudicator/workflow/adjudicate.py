@@ -25,7 +25,7 @@ from agot_adjudicator.io.submissions import (
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
-from agot_adjudicator.workflow.present import state_text
+from agot_adjudicator.workflow.present import now_text, state_text
 from agot_adjudicator.workflow.validate import (
     house_problems,
     load_state,
@@ -156,20 +156,29 @@ class Outputs:
     board: str | None = None
     moves: str | None = None
     """The round as played (orders, marches, battles), drawn with the board."""
+    now: str | None = None
+    """A stopped run's provisional state: the board as far as it got (docs/protocol.md P4)."""
+    now_picture: str | None = None
+    """Its picture (game directories)."""
 
 
 BOARD_FILE = "board.svg"
 MOVES_FILE = "moves.svg"
+NOW_FILE = "now.yaml"
+NOW_PICTURE = "now.svg"
 
 
 def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
                    fmt: str = "markdown", private_house: str | None = None,
-                   maker: str = MAKER, state_version: int = STATE_VERSION) -> Outputs:
+                   maker: str = MAKER, state_version: int = STATE_VERSION,
+                   now: bool = False) -> Outputs:
     """Render everything a run writes; the report ends with the hash-chain record.
 
     ``board``: also draw the board after a complete round (``agot map``) and the
     round as played (``agot map --game``), linked from the report as ``board.svg``
-    and ``moves.svg`` (game directories). ``fmt`` is the report
+    and ``moves.svg``; after a stopped run, the provisional state (``now.yaml``) and
+    its picture (``now.svg``) (game directories). ``now``: the provisional state of
+    a stopped run (``adjudicate --now FILE``). ``fmt`` is the report
     format (markdown or text); ``private_house`` appends that house's hand, bids
     and pending questions to the report. ``maker`` and ``state_version``: the
     release named as writer and the state format version (replay passes a
@@ -205,8 +214,18 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
                             f"The board after the round: {BOARD_FILE}\n")
     else:
         pending = render_pending(result.pending)
+    now_state = now_picture = None
+    if pending is not None and (board or now):
+        now_state = now_text(result.state, ruleset, run.state_doc.sha256,
+                             [p.request.id for p in result.pending], maker=maker)
+        if board:
+            from agot_adjudicator.render.picture import render_svg
+
+            # Orders on a stopped run's board are revealed (R4.5): drawn face up.
+            now_picture = render_svg(result.state, ruleset, orders=True, maker=maker)
     report += record_text(run, state, fmt, maker)
-    return Outputs(state, report, render_log(result.events, maker), pending, picture, moves)
+    return Outputs(state, report, render_log(result.events, maker), pending, picture, moves,
+                   now_state, now_picture)
 
 
 def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown",

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.formats import MAKER, maker_of, version_of
+from agot_adjudicator.io.gamedir import BoardNow
+from agot_adjudicator.io.reading import Document
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
 from agot_adjudicator.render.diff import Change, diff_states
 from agot_adjudicator.render.template import order_template
-from agot_adjudicator.workflow.validate import load_state, load_state_lenient
+from agot_adjudicator.workflow.validate import load_state_lenient, read_yaml
 
 STATE_HEADERS = {
     version: (f"agot game state (agot-state/{version}): the moderator's file; it holds the seed\n"
@@ -23,6 +28,12 @@ STATE_HEADERS = {
     for version in (1, 2)}
 """The comment a state file starts with, per format version (part of the bytes replay checks)."""
 STATE_HEADER = STATE_HEADERS[STATE_VERSION]
+PROVISIONAL_HEADER = (
+    f"agot PROVISIONAL state (agot-state/{STATE_VERSION}): the board as far as a run stopped on\n"
+    "pending decisions got. It is NOT a round's record: never adjudicate it or use it as a\n"
+    "round's state.yaml (agot refuses it); it goes when the round completes. It holds the\n"
+    "seed and the Westeros decks: send players `agot show --game DIR --house HOUSE`.")
+"""The comment a provisional state starts with (docs/formats.md, docs/protocol.md P4)."""
 
 
 def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
@@ -41,9 +52,10 @@ def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change]
     return diff_states(loaded[0], loaded[1], ruleset), warnings
 
 
-def template_text(state_path: str, house: str, ruleset: Ruleset, schema_ref: str) -> str:
-    """The order file skeleton of ``house`` for the state in ``state_path`` (``agot template``)."""
-    doc, state = load_state(state_path, ruleset)
+def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str) -> str:
+    """The order file skeleton of ``house`` for ``board`` (``agot template``; see
+    :func:`load_board`)."""
+    doc, state = board.doc, board.state
     if house not in state.houses:
         raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
                          f"({', '.join(state.order_of_play())})")
@@ -78,12 +90,71 @@ def state_text(state: GameState, ruleset: Ruleset, *, maker: str = MAKER,
     return dump_yaml(out.to_dict(ruleset, version=version), header=STATE_HEADERS[version])
 
 
-def map_svg(state_path: str, ruleset: Ruleset, house: str | None = None,
+def now_text(state: GameState, ruleset: Ruleset, state_in: str, pending: Sequence[str], *,
+             maker: str = MAKER) -> str:
+    """The provisional state of a stopped run (round-NN/now.yaml): ``state`` as far as the run
+    got, marked ``provisional:`` (the phase it stopped in, the SHA-256 of the state it started
+    from, the decisions it stopped on) so it never passes for a record (docs/protocol.md P4).
+    The input's hash chain is left out: it belongs to the round's state.yaml."""
+    out = replace(state, written_by=maker, chain=None)
+    data = out.to_dict(ruleset)
+    mark = {"stopped": state.phase, "state_in": state_in, "pending": list(pending)}
+    head = {k: data.pop(k) for k in ("format", "written_by") if k in data}
+    return dump_yaml({**head, "provisional": mark, **data}, header=PROVISIONAL_HEADER)
+
+
+@dataclass
+class Board:
+    """A board to show, draw, sketch orders for or validate against (:func:`load_board`)."""
+
+    doc: Document
+    state: GameState
+    provisional: bool
+    notes: list[str] = field(default_factory=list)
+    """What the moderator should know (said on stderr): where the board comes from, and the
+    rule problems of a provisional state caught mid-step (e.g. armies over a new supply
+    limit while the Supply card's losses are pending)."""
+
+
+def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = None) -> Board:
+    """Load a state to view: a round's state, or a provisional one (round-NN/now.yaml).
+
+    A provisional state must pass the schema; its rule problems are notes (it is a
+    snapshot that may be mid-step, never an input). With ``now`` (``--game``), a
+    provisional state must come from the round's current state.yaml, else it is stale
+    (state.yaml changed by hand since the stop) and refused (:class:`IllegalInput`).
+    """
+    doc = read_yaml(str(path))
+    problems = schema_problems(doc, "state")
+    if problems:
+        raise MalformedInput(problems)
+    mark = doc.data.get("provisional")
+    if mark is None:
+        problems = state_problems(doc, ruleset)
+        if problems:
+            raise IllegalInput(problems)
+        return Board(doc, GameState.from_dict(doc.data), False)
+    notes = [f"{path}: provisional: the board as far as the stopped run got ({mark['stopped']} "
+             f"phase of round {doc.data['round']}; pending: {', '.join(mark['pending'])})"]
+    if now is not None:
+        source = read_yaml(str(now.round.state))
+        if source.sha256 != mark["state_in"]:
+            raise IllegalInput([doc.problem(["provisional", "state_in"], (
+                f"stale: written from a state of sha256 {mark['state_in'][:12]}…, but "
+                f"{now.round.state} is {source.sha256[:12]}… now; run `agot adjudicate --game "
+                f"{now.round.path.parent}` again to write the board as it stands"))])
+    notes.extend(f"{p} (mid-step; shown as it is)" for p in state_problems(doc, ruleset,
+                                                                            provisional=True))
+    return Board(doc, GameState.from_dict(doc.data), True, notes)
+
+
+def map_svg(board: Board, ruleset: Ruleset, house: str | None = None,
             orders: bool = False) -> str:
-    """``agot map``: the SVG picture of a state file's board (see :mod:`agot_adjudicator.render.picture`)."""
+    """``agot map``: the SVG picture of a board (:func:`load_board`; see
+    :mod:`agot_adjudicator.render.picture`)."""
     from agot_adjudicator.render.picture import render_svg
 
-    _, state = load_state(state_path, ruleset)
+    state = board.state
     if house is not None and house not in state.houses:
         raise UsageError(f"--house {house}: not a house in play ({', '.join(state.order_of_play())})")
     return render_svg(state, ruleset, house=house, orders=orders, maker=MAKER)

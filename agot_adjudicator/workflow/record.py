@@ -20,11 +20,16 @@ from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.workflow.adjudicate import (
     BOARD_FILE,
     MOVES_FILE,
+    NOW_FILE,
+    NOW_PICTURE,
     GameRound,
     Outputs,
     adjudicate_game,
     render_outputs,
 )
+
+STOP_FILES = ("pending.yaml", NOW_FILE, NOW_PICTURE)
+"""A stopped round's files, removed by the commit that completes it (docs/protocol.md P4)."""
 
 
 def start_game(game_dir: str, state_text: str, ruleset: Ruleset) -> Path:
@@ -91,8 +96,12 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
         out = render_outputs(game.run, ruleset, board=True)
         files = {rd.report.name: out.report, rd.log.name: out.log}
         if out.state is None:
-            assert out.pending is not None
+            assert out.pending is not None and out.now is not None
             files[rd.pending.name] = out.pending
+            # The stop's files (docs/protocol.md P4): the board as far as the run got.
+            files[NOW_FILE] = out.now
+            if out.now_picture is not None:
+                files[NOW_PICTURE] = out.now_picture
             commit = RoundCommit(rd.name, files)
         else:
             if out.board is not None:
@@ -100,7 +109,7 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
             if out.moves is not None:
                 files[MOVES_FILE] = out.moves
             ended = game.run.result.state.phase == "ended"
-            commit = RoundCommit(rd.name, files, (rd.pending.name,), game.next_state.parent.name,
+            commit = RoundCommit(rd.name, files, STOP_FILES, game.next_state.parent.name,
                                  out.state, next_orders=not ended)
         if moved_from is not None and out.state is not None:
             keep_ruleset(ruleset, game_dir)  # before the commit: the next state names it

@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.errors import InputError, UsageError, escaped
+from agot_adjudicator.errors import IllegalInput, InputError, Problem, UsageError, escaped
 from agot_adjudicator.io.commit import COMMIT_DIR, pending_commit
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import find_ruleset
 from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
+from agot_adjudicator.io.validation import provisional_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
@@ -400,10 +401,39 @@ def _chain_notes(rd: RoundDir, following: RoundDir | None, chain: Any) -> list[s
     return notes
 
 
+def provisional_records(dirs: list[RoundDir]) -> list[Problem]:
+    """The rounds whose state.yaml is marked ``provisional:`` (one problem each). A state that
+    cannot be read is left for the round's own check to report."""
+    from agot_adjudicator.io.reading import MAX_BYTES
+
+    problems: list[Problem] = []
+    for rd in dirs:
+        if not rd.state.is_file() or rd.state.is_symlink():
+            continue
+        try:  # parsed only when the key is there: replay reads every state once already
+            if b"\nprovisional:" not in read_bounded(rd.state, MAX_BYTES):
+                continue
+            doc = load_yaml(str(rd.state))
+        except (InputError, ReadRefused):
+            continue
+        if isinstance(doc.data, dict):
+            problems.extend(provisional_problems(doc))
+    return problems
+
+
 def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
                 explain: Explain = explain_state_texts) -> Replay:
-    """Check every round of ``game_dir`` (see the module docstring)."""
+    """Check every round of ``game_dir`` (see the module docstring).
+
+    A round whose state.yaml is a provisional state (a stopped run's now.yaml put in its
+    place) is refused as bad input (:class:`IllegalInput`, exit 1) before anything is
+    replayed. A stopped round's own now.yaml and now.svg are not part of the record:
+    they are neither read nor checked (docs/protocol.md P4).
+    """
     dirs = round_dirs(game_dir)
+    provisional = provisional_records(dirs)
+    if provisional:
+        raise IllegalInput(provisional)
     checks: list[RoundCheck] = []
     interrupted = pending_commit(game_dir)
     if interrupted is not None:

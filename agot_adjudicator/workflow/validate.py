@@ -239,11 +239,16 @@ def early_order_warnings(section: HouseSection, state: GameState,
             for p in order_problems(section, state, ruleset)]
 
 
-def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset) -> Validation:
-    """Check a state and submissions without resolving anything."""
+def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset, *,
+                   board: GameState | None = None) -> Validation:
+    """Check a state and submissions without resolving anything. ``board``: check the
+    submissions against this state, already loaded, instead (``validate --game``: the board
+    as it stands now, docs/protocol.md P4)."""
     result = Validation()
+    state = board
     try:
-        _, state = load_state(state_path, ruleset)
+        if state is None:
+            _, state = load_state(state_path, ruleset)
     except InputError as exc:
         result.problems.extend(exc.problems)
         if isinstance(exc, MalformedInput):
