@@ -179,6 +179,10 @@ def test_a_stopped_round_replays_and_ignores_the_stop_files(runner, stopped):
     result = runner.invoke(main, ["replay", "--custom-start", str(stopped)])
     assert result.exit_code == 0, result.output
     assert "pending" in result.output
+    (rd(stopped) / "now.yaml").write_text("anything: at all\n")  # not part of the record
+    (rd(stopped) / "now.svg").unlink()
+    again = runner.invoke(main, ["replay", "--custom-start", str(stopped)])
+    assert again.exit_code == 0 and again.output == result.output
 
 
 def test_the_stop_files_are_committed_with_pending_yaml(stopped, monkeypatch):
@@ -265,3 +269,53 @@ def test_files_mode_writes_the_provisional_state_with_now(runner, stopped, tmp_p
     assert now.read_text() == (rd(stopped) / "now.yaml").read_text()
     shown = runner.invoke(main, ["show", str(now), "--house", "stark"])
     assert shown.exit_code == 0 and shown.stdout.startswith("Provisional")
+
+
+ACTION_ORDERS = """format: agot-orders/1
+round: 2
+houses:
+  stark:
+    orders: {white_harbor: defense_plus1, winterfell: march_0, the_shivering_sea: support}
+  lannister:
+    orders: {lannisport: consolidate_power, stoney_sept: defense_plus1, the_golden_sound: support}
+  baratheon:
+    orders: {dragonstone: consolidate_power, kingswood: defense_plus1, shipbreaker_bay: support}
+answers:
+  r2/raven/lannister: null
+"""
+
+
+def test_a_stop_in_the_action_phase_validates_against_the_rounds_state(runner, stopped):
+    """Stopped on Stark's march (no plan, R5.3): the orders are placed and revealed, so
+    `validate --game` checks the files as adjudicate reads them (RUL-P4-3)."""
+    (rd(stopped) / "orders" / "orders.yaml").write_text(ACTION_ORDERS)
+    result = runner.invoke(main, ["adjudicate", "--game", str(stopped)])
+    assert result.exit_code == 3, result.output
+    assert "r2/march@winterfell/stark" in result.stdout
+    assert "\n  stopped: action\n" in (rd(stopped) / "now.yaml").read_text()
+    shown = runner.invoke(main, ["show", "--game", str(stopped), "--house", "lannister"])
+    assert "stopped in the action phase" in shown.stdout
+    row = next(line for line in shown.stdout.splitlines() if "Winterfell" in line)
+    assert "march_0" in row  # revealed orders are public (R4.5)
+    checked = runner.invoke(main, ["validate", "--game", str(stopped)])
+    assert checked.exit_code == 0, checked.output
+    assert "ok: 2 submission file(s) against " in checked.stdout
+    assert "round-01/state.yaml" in checked.stdout
+    # Against the action-phase board itself, the orders would be refused.
+    from agot_adjudicator.io.reading import load_yaml
+    from agot_adjudicator.model.state import GameState
+    from agot_adjudicator.workflow.validate import validate_files
+
+    board = GameState.from_dict(load_yaml(str(rd(stopped) / "now.yaml")).data)
+    files = [str(p) for p in sorted((rd(stopped) / "orders").iterdir())]
+    direct = validate_files(str(rd(stopped) / "now.yaml"), files, RS, board=board)
+    assert any("planning phase" in p.message for p in direct.problems)
+
+
+def test_a_stop_without_now_yaml_shows_the_rounds_state_and_says_so(runner, stopped):
+    """A round stopped by an agot that wrote no now.yaml: the views read state.yaml, noted."""
+    (rd(stopped) / "now.yaml").unlink()
+    shown = runner.invoke(main, ["show", "--game", str(stopped)])
+    assert shown.exit_code == 0
+    assert not shown.stdout.startswith("Provisional")
+    assert "without now.yaml" in shown.stderr and "westeros phase" in shown.stdout

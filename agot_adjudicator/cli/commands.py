@@ -124,6 +124,11 @@ def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tu
         now = board_now(game_dir)
         ruleset = ruleset_for(ctx, now.path, game_dir)
         board = load_board(now.path, ruleset, now=now)
+        if not now.provisional and now.round.pending.is_file():
+            board.notes.append(f"{now.round.pending}: the round is stopped, but without "
+                               f"{now.round.now.name} (an older agot stopped it): showing "
+                               f"{now.round.state}; run `agot adjudicate --game {game_dir}` "
+                               "again to write the board as it stands")
     else:
         assert state is not None
         ruleset = ruleset_for(ctx, state)
