@@ -319,3 +319,43 @@ def test_a_stop_without_now_yaml_shows_the_rounds_state_and_says_so(runner, stop
     assert shown.exit_code == 0
     assert not shown.stdout.startswith("Provisional")
     assert "without now.yaml" in shown.stderr and "westeros phase" in shown.stdout
+
+
+@pytest.mark.parametrize("seed,players", [(3, 3), (29, 5)])
+def test_every_stop_of_a_random_game_gives_a_board_the_views_accept(seed, players, tmp_path,
+                                                                   monkeypatch):
+    """Whole seeded games (workflow/autoplay.py): at every stop the provisional state is
+    schema-valid, passes the state checks a stop may leave (RUL-P4-1), is refused as a
+    record, and shows and draws for every house."""
+    from agot_adjudicator.errors import IllegalInput
+    from agot_adjudicator.render.picture import render_svg
+    from agot_adjudicator.render.views import show_text
+    from agot_adjudicator.workflow import autoplay
+    from agot_adjudicator.workflow.adjudicate import render_outputs
+    from agot_adjudicator.workflow.present import load_board
+    from agot_adjudicator.workflow.validate import load_state
+
+    real = autoplay.adjudicate_docs
+    seen = {"stops": 0, "phases": set()}
+
+    def checked(*args, **kwargs):
+        run = real(*args, **kwargs)
+        if run.result.status == "pending":
+            out = render_outputs(run, RS, now=True)
+            assert out.now is not None
+            path = tmp_path / "now.yaml"
+            path.write_text(out.now)
+            board = load_board(path, RS)  # raises on a problem: the test fails
+            assert board.provisional
+            for house in board.state.houses:
+                show_text(board.state, RS, house)
+            render_svg(board.state, RS, house=board.state.order_of_play()[-1], orders=True)
+            with pytest.raises(IllegalInput):
+                load_state(str(path), RS)
+            seen["stops"] += 1
+            seen["phases"].add(board.state.phase)
+        return run
+
+    monkeypatch.setattr(autoplay, "adjudicate_docs", checked)
+    autoplay.play_game(seed, players, RS, determinism_rate=0.0)
+    assert seen["stops"] > 5 and len(seen["phases"]) >= 2, seen

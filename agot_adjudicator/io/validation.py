@@ -65,7 +65,10 @@ def state_problems(doc: Document, ruleset: Ruleset, *, provisional: bool = False
     """Every rule problem of a schema-valid state document (R0.3, R0.4, R9, R12, R13).
 
     A provisional state (the board as far as a stopped run got, docs/protocol.md P4) is
-    no record: refused unless ``provisional`` (the views of the board as it stands).
+    no record: refused unless ``provisional`` (the views of the board as it stands). A run
+    may stop mid-step, so ``provisional`` also allows what only a stop leaves: armies over a
+    new supply level while the Supply card's reductions are pending (R9), and orders on the
+    board in the planning phase, revealed before the Messenger Raven's decision (R4.5, R4.6).
     """
     problems = [] if provisional else provisional_problems(doc)
     problems += ruleset_problems(doc, ruleset)
@@ -80,9 +83,10 @@ def state_problems(doc: Document, ruleset: Ruleset, *, provisional: bool = False
     for house in in_play:
         problems += card_problems(doc, ruleset, house)
     for area_id, area in doc.data["areas"].items():
-        problems += area_problems(doc, ruleset, in_play, area_id, area, tally)
+        problems += area_problems(doc, ruleset, in_play, area_id, area, tally,
+                                  provisional=provisional)
     for house in in_play:
-        problems += limit_problems(doc, ruleset, house, tally)
+        problems += limit_problems(doc, ruleset, house, tally, provisional=provisional)
     for deck in DECKS:
         problems += deck_problems(doc, ruleset, deck)
     return problems
@@ -170,7 +174,8 @@ def card_problems(doc: Document, ruleset: Ruleset, house: str) -> list[Problem]:
 
 
 def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: str,
-                  data: dict[str, Any], tally: _Tally) -> list[Problem]:
+                  data: dict[str, Any], tally: _Tally, *,
+                  provisional: bool = False) -> list[Problem]:
     """One area: a board area, units of its kind and of a house in play, routed among them, a
     power token alone with its house's units on land (R5.5), an order only on units in the
     action phase (R4.1), no neutral force with units. Adds its units and token to ``tally``."""
@@ -218,7 +223,7 @@ def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: 
         elif not units:
             problems.append(doc.problem([*base, "order"],
                                         "an order needs units in its area (R4.1)"))
-        elif phase != "action":
+        elif phase != "action" and not (provisional and phase == "planning"):
             problems.append(doc.problem([*base, "order"],
                                         f"orders are on the board only in the action phase, "
                                         f"not in the {phase} phase"))
@@ -228,7 +233,8 @@ def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: 
     return problems
 
 
-def limit_problems(doc: Document, ruleset: Ruleset, house: str, tally: _Tally) -> list[Problem]:
+def limit_problems(doc: Document, ruleset: Ruleset, house: str, tally: _Tally, *,
+                   provisional: bool = False) -> list[Problem]:
     """A house's units within the unit limits (R0.4), its armies within supply (R9), its
     power within its tokens (R0.3)."""
     data = doc.data["houses"][house]
@@ -242,7 +248,7 @@ def limit_problems(doc: Document, ruleset: Ruleset, house: str, tally: _Tally) -
                                         f"the limit is {limit} (R0.4)", key=True))
     level = min(data["supply"], ruleset.max_supply_level())
     armies = tally.armies[house]
-    if not supply_fits(ruleset, level, armies):
+    if not provisional and not supply_fits(ruleset, level, armies):
         sizes = sorted((n for n in armies if n >= 2), reverse=True)
         problems.append(doc.problem(["houses", house, "supply"],
                                     f"{house}'s armies {sizes} exceed supply level {level} "

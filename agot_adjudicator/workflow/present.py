@@ -111,16 +111,14 @@ class Board:
     state: GameState
     provisional: bool
     notes: list[str] = field(default_factory=list)
-    """What the moderator should know (said on stderr): where the board comes from, and the
-    rule problems of a provisional state caught mid-step (e.g. armies over a new supply
-    limit while the Supply card's losses are pending)."""
+    """What the moderator should know (said on stderr): where the board comes from."""
 
 
 def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = None) -> Board:
     """Load a state to view: a round's state, or a provisional one (round-NN/now.yaml).
 
-    A provisional state must pass the schema; its rule problems are notes (it is a
-    snapshot that may be mid-step, never an input). With ``now`` (``--game``), a
+    A provisional state passes the schema and the rule checks of a state as a stop may leave
+    it (``state_problems(provisional=True)``: caught mid-step). With ``now`` (``--game``), a
     provisional state must come from the round's current state.yaml, else it is stale
     (state.yaml changed by hand since the stop) and refused (:class:`IllegalInput`).
     """
@@ -143,8 +141,9 @@ def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = Non
                 f"stale: written from a state of sha256 {mark['state_in'][:12]}…, but "
                 f"{now.round.state} is {source.sha256[:12]}… now; run `agot adjudicate --game "
                 f"{now.round.path.parent}` again to write the board as it stands"))])
-    notes.extend(f"{p} (mid-step; shown as it is)" for p in state_problems(doc, ruleset,
-                                                                            provisional=True))
+    problems = state_problems(doc, ruleset, provisional=True)
+    if problems:
+        raise IllegalInput(problems)
     return Board(doc, GameState.from_dict(doc.data), True, notes)
 
 
