@@ -70,12 +70,20 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
     return out
 
 
+def orders_problem(state: GameState, ruleset: Ruleset, house: str, value: Any) -> str | None:
+    """Why ``value`` cannot answer ``house``'s orders decision on ``state`` (R4.1–R4.4), or None.
+
+    The check of the ``orders`` request; ``agot validate`` calls it on a direct answer too.
+    """
+    if not isinstance(value, dict):
+        return "expected a mapping of area: order"
+    errors = order_errors(state, ruleset, house, value)
+    return "; ".join(f"{a}: {m}" if a else m for a, m in errors) or None
+
+
 def _orders_check(ctx: Context, house: str) -> Any:
     def check(value: Any) -> str | None:
-        if not isinstance(value, dict):
-            return "expected a mapping of area: order"
-        errors = order_errors(ctx.state, ctx.ruleset, house, value)
-        return "; ".join(f"{a}: {m}" if a else m for a, m in errors) or None
+        return orders_problem(ctx.state, ctx.ruleset, house, value)
     return check
 
 

@@ -13,7 +13,8 @@ from agot_adjudicator.io.submissions import (
     SECTION_KEYS,
     HouseSection,
     Submissions,
-    answer_shape_problems,
+    answer_id_problems,
+    answer_value_problems,
     bid_problems,
     collect,
     order_problems,
@@ -21,7 +22,7 @@ from agot_adjudicator.io.submissions import (
 )
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.io.writing import same_file
-from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 
 
@@ -242,33 +243,92 @@ def early_order_warnings(section: HouseSection, state: GameState,
 def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset) -> Validation:
     """Check a state and submissions without resolving anything."""
     result = Validation()
+    state_doc = None
     try:
-        _, state = load_state(state_path, ruleset)
+        state_doc = read_yaml(state_path)
+        found = schema_problems(state_doc, "state")
     except InputError as exc:
-        result.problems.extend(exc.problems)
-        if isinstance(exc, MalformedInput):
-            result.malformed.extend(exc.problems)
-        state = None
+        found = exc.problems
+    if found:
+        state_doc = None
+        result.problems.extend(found)
+        result.malformed.extend(found)
     docs, problems = read_submissions(orders_paths)
     result.problems.extend(problems)
     result.malformed.extend(problems)
-    if state is None:
+    if state_doc is None:
         return result
+    checked = validate_docs(state_doc, docs, ruleset)
+    result.problems.extend(checked.problems)
+    result.warnings.extend(checked.warnings)
+    if problems:
+        result.warnings = []
+    return result
+
+
+def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset) -> Validation:
+    """Check schema-valid documents as ``adjudicate_docs`` does, without resolving anything.
+
+    Errors are what ``agot adjudicate`` refuses (exit 1) with the same words and
+    location: the state's rule problems, then per submission :func:`house_problems`,
+    :func:`~agot_adjudicator.io.submissions.answer_id_problems` (both shared with
+    adjudicate), and the direct answers the engine will refuse when it asks them on
+    this board (:func:`~agot_adjudicator.io.submissions.answer_value_problems`).
+    Warnings (only when there is no error) point at what adjudicate would drop or
+    ask again: plans that can never apply, orders before the Westeros phase that do
+    not fit the board now (R4.4), bids that together exceed the power (R8.1).
+    """
+    result = Validation()
+    problems = state_problems(state_doc, ruleset)
+    if problems:
+        result.problems.extend(problems)
+        return result
+    state = GameState.from_dict(state_doc.data)
     subs, problems = collect(docs, state, ruleset)
     result.problems.extend(problems)
     for house in state.order_of_play():
         section = subs.sections.get(house)
         if section is not None:
             result.problems.extend(house_problems(section, state, ruleset))
-    result.problems.extend(answer_shape_problems(subs))
+    found = answer_id_problems(subs, state, ruleset)
+    result.problems.extend(found)
+    if not found:
+        result.problems.extend(answer_value_problems(subs, state, ruleset))
     if not result.problems:
         for house in state.order_of_play():
             if house in subs.sections and state.phase == "westeros":
                 result.warnings.extend(early_order_warnings(subs.sections[house], state, ruleset))
         result.warnings.extend(support_warnings(subs, state, ruleset))
         result.warnings.extend(plan_warnings(subs, state, ruleset))
+        result.warnings.extend(bid_warnings(subs, state, ruleset))
         result.warnings.extend(empty_submission_warnings(docs))
     return result
+
+
+def bid_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """Track bids and a wildling bid that fit the power alone but not together (R7.3, R8.1).
+
+    A Clash of Kings revealed before a Wildling Attack (first edition: decks II and
+    III) resolves first and its bids are paid at once: a wildling bid above what is
+    left no longer fits and is asked again. Whether both come this round is in the
+    decks, which are secret; the warning says "if".
+    """
+    warnings: list[Problem] = []
+    if state.phase != "westeros" or state.round <= ruleset.start_round:
+        return warnings
+    for house in state.order_of_play():
+        section = subs.sections.get(house)
+        if section is None or section.bids is None or section.wildlings is None:
+            continue
+        power = state.houses[house].power
+        total = sum(section.bids.get(t, 0) for t in TRACKS)
+        if total + section.wildlings > power:
+            warnings.append(section.sources["wildlings"].problem(
+                f"{house} bids {total} on the influence tracks and {section.wildlings} against "
+                f"the wildlings, {total + section.wildlings} in all, but has {power} available "
+                "power: if a Clash of Kings comes before a Wildling Attack this round, the track "
+                "bids are paid first and this wildling bid is asked again (R7.3, R8.1)"))
+    return warnings
 
 
 def empty_submission_warnings(docs: Sequence[Document]) -> list[Problem]:
