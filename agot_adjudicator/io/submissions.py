@@ -341,6 +341,9 @@ def answer_value_problems(subs: Submissions, state: GameState, ruleset: Ruleset)
       Thrones in an earlier deck is not checked), so a track's bid must be within the power
       left after the house's earlier tracks' bids (answers, else its section's
       bids), counting an unknown earlier bid as 0 (R3.6, R7.1).
+    - ``rN/wildlings/bid/HOUSE`` given with the house's Clash of Kings bid answers
+      (so the Clash comes this round, before the Wildling Attack): within the power
+      the Clash leaves (R7.3, R8.1).
     """
     problems: list[Problem] = []
     spent: dict[str, int] = {}
@@ -367,4 +370,11 @@ def answer_value_problems(subs: Submissions, state: GameState, ruleset: Ruleset)
                     problems.extend(_answer_problem(answer, request.why_illegal(value)))
             if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= left:
                 spent[house] = spent.get(house, 0) + value
+        wildlings = subs.answers.get(f"r{state.round}/wildlings/bid/{house}")
+        clash = any(prefix + house in subs.answers for prefix in bid_ids)
+        left = power - spent.get(house, 0)
+        if wildlings is not None and wildlings.house in (None, house) and clash and left > 0 \
+                and shape_problem("bid", wildlings.value) is None:
+            request = Request(wildlings.id, house, "bid", "", tuple(range(left + 1)), 0)
+            problems.extend(_answer_problem(wildlings, request.why_illegal(wildlings.value)))
     return problems

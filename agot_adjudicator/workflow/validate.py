@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agot_adjudicator.engine.board import controlled_areas
+from agot_adjudicator.engine.context import HouseInput, Inputs
+from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
+from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.reading import Document, load_yaml
@@ -12,6 +16,7 @@ from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
     SECTION_KEYS,
     HouseSection,
+    Source,
     Submissions,
     answer_id_problems,
     answer_value_problems,
@@ -200,6 +205,26 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
                     "this move can never happen (R5.3, R5.4)", i, "moves", dest))
     for area_id in plans.get("support") or {}:
         unused("support", area_id, "plans.support", area_id)
+    if state.phase == "westeros" and plans.get("musters"):
+        controlled = controlled_areas(state, ruleset, house)
+        for area_id in plans["musters"]:
+            if area_id in areas and areas[area_id].castle and area_id not in controlled:
+                warnings.append(src["plans.musters"].doc.problem(
+                    [*src["plans.musters"].path, area_id],
+                    f"{house} does not control {area_id}, and control does not change in the "
+                    "Westeros phase: this muster plan is never used (R3.5, R13.1)", key=True))
+    raven = plans.get("raven")
+    if raven and state.phase == "planning":
+        holder = state.holder("kings_court")
+        if holder != house:
+            warnings.append(src["plans.raven"].problem(
+                f"{house} does not hold the Messenger Raven ({holder} is first on the King's "
+                "Court track): this plan is never used (R4.6)"))
+        elif kinds is not None and raven["area"] in areas and raven["area"] not in kinds \
+                and section.orders is not None:
+            warnings.append(src["plans.raven"].problem(
+                f"{house} places no order in {raven['area']}: this Raven plan never fits and "
+                "the Raven is asked again (R4.6)", "area"))
     return warnings
 
 
@@ -294,6 +319,8 @@ def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rulese
     result.problems.extend(found)
     if not found:
         result.problems.extend(answer_value_problems(subs, state, ruleset))
+    if not result.problems and subs.answers:
+        result.problems.extend(answer_run_problems(subs, state, ruleset))
     if not result.problems:
         for house in state.order_of_play():
             if house in subs.sections and state.phase == "westeros":
@@ -303,6 +330,51 @@ def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rulese
         result.warnings.extend(bid_warnings(subs, state, ruleset))
         result.warnings.extend(empty_submission_warnings(docs))
     return result
+
+
+def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
+    """Turn merged submissions into the engine's plain inputs and located answers."""
+    houses = {h: HouseInput(orders=s.orders, bids=s.bids, wildlings=s.wildlings,
+                            plans=dict(s.plans)) for h, s in subs.sections.items()}
+    answers = {}
+    for answer_id, answer in subs.answers.items():
+        def locate(message: str, source: Source = answer.source) -> Problem:
+            return source.problem(message)
+        answers[answer_id] = GivenAnswer(answer.value, answer.house, locate)
+    return Inputs(houses), answers
+
+
+def run_round(subs: Submissions, state: GameState, ruleset: Ruleset, nmr: Sequence[str] = (),
+              defaults: bool = False) -> tuple[Inputs, Result]:
+    """Resolve checked submissions (R2–R13); :class:`IllegalInput` for the direct answers the
+    engine refuses: an illegal one when it is asked, and, when the round completes, one that
+    no decision asked for (P1). ``adjudicate`` and ``validate`` both run this."""
+    inputs, answers = engine_inputs(subs)
+    try:
+        result = resolve(ruleset, state, inputs, answers, nmr=tuple(nmr), defaults=defaults)
+    except AnswerError as exc:
+        raise IllegalInput(exc.problems) from None
+    if result.status == "complete" and result.unused_answers:
+        raise IllegalInput([subs.answers[a].source.problem(
+            f"answer to {a} was never asked for (a typo, or stale?)") for a in
+            result.unused_answers])
+    return inputs, result
+
+
+def answer_run_problems(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """The direct answers ``agot adjudicate`` refuses on this run, found by running it in memory.
+
+    A direct answer is checked by the engine when its decision is asked, on the
+    board as it is then (P1): an illegal value, or, when the round completes, an
+    answer no decision asked for. Only those refusals are reported; nothing of the
+    run's outcome is shown and nothing is written. Answers to decisions after the
+    first stop are checked only by :func:`answer_value_problems` (RUL-P1-3).
+    """
+    try:
+        run_round(subs, state, ruleset)
+    except IllegalInput as exc:
+        return list(exc.problems)
+    return []
 
 
 def bid_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
