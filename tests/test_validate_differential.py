@@ -1,4 +1,4 @@
-"""``agot validate`` agrees with ``agot adjudicate`` (issue 14, item 2; RUL-P-validate rulings).
+"""``agot validate`` agrees with ``agot adjudicate`` (issue 14, item 2; RUL-P1-2, RUL-P1-3).
 
 Many seeded submissions, legal ones from the random players of
 :mod:`agot_adjudicator.workflow.autoplay` and mutated ones (orders moved, bids
@@ -76,7 +76,7 @@ def house_doc(docs: list[Data], rng: random.Random, key: str | None = None) -> D
 
 # --- mutations --------------------------------------------------------------------------------
 
-def move_order(rng, state, rs, docs):
+def move_order(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng, "orders")
     if doc is None or not doc["orders"]:
         return None
@@ -86,7 +86,7 @@ def move_order(rng, state, rs, docs):
     return ""
 
 
-def swap_token(rng, state, rs, docs):
+def swap_token(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng, "orders")
     if doc is None or not doc["orders"]:
         return None
@@ -94,7 +94,7 @@ def swap_token(rng, state, rs, docs):
     return ""
 
 
-def raise_bid(rng, state, rs, docs):
+def raise_bid(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng)
     if doc is None:
         return None
@@ -106,7 +106,7 @@ def raise_bid(rng, state, rs, docs):
     return ""
 
 
-def far_march(rng, state, rs, docs):
+def far_march(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng, "plans")
     marches = (doc or {}).get("plans", {}).get("marches")
     if not marches:
@@ -122,7 +122,7 @@ def far_march(rng, state, rs, docs):
     return f"$.plans.marches[{i}].moves.{dest}"
 
 
-def land_raid_at_sea(rng, state, rs, docs):
+def land_raid_at_sea(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng, "plans")
     raids = (doc or {}).get("plans", {}).get("raids")
     land = [i for i, r in enumerate(raids or []) if rs.areas[r["from"]].is_land
@@ -135,7 +135,7 @@ def land_raid_at_sea(rng, state, rs, docs):
     return f"$.plans.raids[{i}].targets[0]"
 
 
-def plan_without_order(rng, state, rs, docs):
+def plan_without_order(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng, "orders")
     if doc is None:
         return None
@@ -154,7 +154,7 @@ def plan_without_order(rng, state, rs, docs):
     return f"$.plans.{kind}[{len(entries) - 1}].from"
 
 
-def wrong_plan_ids(rng, state, rs, docs):
+def wrong_plan_ids(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng)
     if doc is None:
         return None
@@ -169,7 +169,7 @@ def wrong_plan_ids(rng, state, rs, docs):
     return ""
 
 
-def foreign_answer(rng, state, rs, docs):
+def foreign_answer(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     doc = house_doc(docs, rng)
     others = [h for h in state.order_of_play() if doc is not None and h != doc["house"]]
     if not others:
@@ -178,7 +178,7 @@ def foreign_answer(rng, state, rs, docs):
     return ""
 
 
-def stale_answer(rng, state, rs, docs):
+def stale_answer(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     house = rng.choice(state.order_of_play())
     ids = [f"r{state.round + 1}/orders/{house}", f"r{state.round}/orders/nobody",
            f"r{state.round}/raid@atlantis/{house}"]
@@ -187,7 +187,7 @@ def stale_answer(rng, state, rs, docs):
     return ""
 
 
-def misshapen_answer(rng, state, rs, docs):
+def misshapen_answer(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     house = rng.choice(state.order_of_play())
     answer_id, value = rng.choice([
         (f"r{state.round}/orders/{house}", ["march_0"]),
@@ -197,7 +197,7 @@ def misshapen_answer(rng, state, rs, docs):
     return ""
 
 
-def orders_answer(rng, state, rs, docs):
+def orders_answer(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     """The house's orders as a direct answer (moved to the moderator's file), maybe changed."""
     doc = house_doc(docs, rng, "orders")
     if doc is None or state.phase != "planning":
@@ -211,7 +211,7 @@ def orders_answer(rng, state, rs, docs):
     return ""
 
 
-def bid_answers(rng, state, rs, docs):
+def bid_answers(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     if state.phase != "westeros" or state.round == 1:
         return None
     house = rng.choice(state.order_of_play())
@@ -224,7 +224,7 @@ def bid_answers(rng, state, rs, docs):
     return ""
 
 
-def answer_elsewhere(rng, state, rs, docs):
+def answer_elsewhere(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     """A moderator's answer moved into a house's file: its own (legal) or another's."""
     answers = next((d["answers"] for d in docs if "house" not in d and d.get("answers")), None)
     if not answers:
@@ -237,7 +237,7 @@ def answer_elsewhere(rng, state, rs, docs):
     return ""
 
 
-def answer_off_options(rng, state, rs, docs):
+def answer_off_options(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data]) -> str | None:
     """A moderator's answer replaced by a value outside the decision's options, or a random id."""
     answers = next((d["answers"] for d in docs if "house" not in d and d.get("answers")), None)
     if not answers:
@@ -289,7 +289,7 @@ def compare(state: GameState, docs_data: list[Data], rs: Ruleset, useless: str |
     assert not checked.problems or eventually, (
         f"validate refuses {[str(p) for p in checked.problems]}, adjudicate does not: {what}")
     if eventually and all(p.message.endswith(NEVER_ASKED) for p in eventually):
-        # RUL-P-validate-2: whether a decision comes at all is not on the board
+        # RUL-P1-3 (b): whether a decision comes at all is not on the board
         tally["never asked (validate cannot know)"] += 1
     else:
         assert bool(eventually) == bool(checked.problems), (

@@ -295,10 +295,13 @@ def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rulese
     """Check schema-valid documents as ``adjudicate_docs`` does, without resolving anything.
 
     Errors are what ``agot adjudicate`` refuses (exit 1) with the same words and
-    location: the state's rule problems, then per submission :func:`house_problems`,
+    location (RUL-P1-2): the state's rule problems, then per submission
+    :func:`house_problems` and
     :func:`~agot_adjudicator.io.submissions.answer_id_problems` (both shared with
-    adjudicate), and the direct answers the engine will refuse when it asks them on
-    this board (:func:`~agot_adjudicator.io.submissions.answer_value_problems`).
+    adjudicate); then, with direct answers, the refusals of the round run in memory
+    as adjudicate runs it (:func:`run_round`), or if it refuses none, the answers the
+    board as it stands refuses beyond its first stop
+    (:func:`~agot_adjudicator.io.submissions.answer_value_problems`).
     Warnings (only when there is no error) point at what adjudicate would drop or
     ask again: plans that can never apply, orders before the Westeros phase that do
     not fit the board now (R4.4), bids that together exceed the power (R8.1).
@@ -315,12 +318,11 @@ def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rulese
         section = subs.sections.get(house)
         if section is not None:
             result.problems.extend(house_problems(section, state, ruleset))
-    found = answer_id_problems(subs, state, ruleset)
-    result.problems.extend(found)
-    if not found:
-        result.problems.extend(answer_value_problems(subs, state, ruleset))
+    result.problems.extend(answer_id_problems(subs, state, ruleset))
     if not result.problems and subs.answers:
-        result.problems.extend(answer_run_problems(subs, state, ruleset))
+        # adjudicate's own refusals first; then what the board refuses beyond its first stop
+        result.problems.extend(answer_run_problems(subs, state, ruleset)
+                               or answer_value_problems(subs, state, ruleset))
     if not result.problems:
         for house in state.order_of_play():
             if house in subs.sections and state.phase == "westeros":
