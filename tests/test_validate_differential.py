@@ -4,18 +4,21 @@ Many seeded submissions, legal ones from the random players of
 :mod:`agot_adjudicator.workflow.autoplay` and mutated ones (orders moved, bids
 raised, plans pointing at wrong areas, answers with wrong ids, shapes, houses
 or values), go in process to both :func:`validate_docs` and
-:func:`adjudicate_docs` on states of every phase a round starts in (round 1's
-planning phase, a later round's Westeros phase, and that round's planning phase
-after the cards). The verdicts must agree:
+:func:`adjudicate_docs` on states of every phase (round 1's planning phase, round 2's
+Westeros phase, its planning phase after the cards, its action phase with the
+orders placed: the provisional boards a stopped run leaves). The verdicts must agree:
 
-- validate reports an error iff adjudicate refuses the input (exit 1) once every
-  decision is reached (``--defaults``); every problem adjudicate reports on the
-  run as it is is one of validate's, same location, same words;
+- every problem adjudicate refuses the run as it is with (exit 1) is one of
+  validate's, same location, same words;
+- validate reports an error only if adjudicate refuses the input once every
+  decision is reached (``--defaults``); one that only such a run meets is an
+  answer beyond the first stop, which validate checks for id, house and shape
+  (RUL-P1-3);
 - a plan entry a mutation pointed where it can never apply is a validate
   warning located at that entry, and adjudicate never refuses it (it drops it or
   asks again);
-- a march plan that adjudicate asks again because its destination can never be
-  reached from its origin is one validate warned about.
+- a muster or bid plan that adjudicate asks again in the Westeros phase (whose
+  reason the board as it stands shows) is one validate warned about.
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ from typing import Any
 import pytest
 import yaml
 
-from agot_adjudicator.engine.context import Context, Inputs
+from agot_adjudicator.engine.context import Context, HouseInput, Inputs
 from agot_adjudicator.engine.decisions import Decider
+from agot_adjudicator.engine.planning import resolve_planning_phase
 from agot_adjudicator.engine.westeros import resolve_westeros_phase
 from agot_adjudicator.errors import IllegalInput, Problem
 from agot_adjudicator.io.reading import Document, parse_text
@@ -47,9 +51,12 @@ from agot_adjudicator.workflow.autoplay import (
 )
 from agot_adjudicator.workflow.validate import validate_docs
 
-SEEDS = range(6)
-NEVER_ASKED = "was never asked for (a typo, or stale?)"
-MUTANTS_PER_STATE = 14
+SEEDS = range(12)
+VISIBLE_IN_WESTEROS = ("muster", "bid")
+"""Plans the Westeros phase asks again only for a reason the board as it stands shows: no card
+before a Mustering frees supply, units or seas; the power a wildling bid lacks is the track bids'
+(RUL-P1-3)."""
+MUTANTS_PER_STATE = 16
 
 Data = dict[str, Any]
 Mutation = Callable[[random.Random, GameState, Ruleset, list[Data]], "str | None"]
@@ -67,6 +74,25 @@ def planning_after_cards(state: GameState, ruleset: Ruleset) -> GameState:
     s = state.copy()
     resolve_westeros_phase(Context(ruleset, s, Inputs(), Decider(defaults=True)))
     return s
+
+
+def action_after_orders(state: GameState, ruleset: Ruleset, player: RandomPlayer) -> GameState:
+    """The board of the action phase: ``state``'s planning phase with random legal orders."""
+    s = state.copy()
+    houses = {h: HouseInput(orders=player.orders(s, h)) for h in s.order_of_play()}
+    resolve_planning_phase(Context(ruleset, s, Inputs(houses), Decider(defaults=True)))
+    return s
+
+
+def action_submissions(state: GameState, ruleset: Ruleset, player: RandomPlayer) -> list[Data]:
+    """Plans (and no orders) for an action-phase board, made for the orders on it."""
+    out = []
+    for house in state.order_of_play():
+        orders = {a: v.order for a, v in state.areas.items() if v.house == house and v.order}
+        plans = player.plans(state, house, orders, 0.8)
+        out.append({"format": ORDERS_FORMAT, "round": state.round, "house": house,
+                    **({"plans": plans} if plans else {})})
+    return out
 
 
 def house_doc(docs: list[Data], rng: random.Random, key: str | None = None) -> Data | None:
@@ -116,6 +142,8 @@ def far_march(rng: random.Random, state: GameState, rs: Ruleset, docs: list[Data
     far = [a for a in rs.area_ids if a != origin and a not in rs.areas[origin].adjacent
            and rs.areas[a].is_sea == rs.areas[origin].is_sea
            and (rs.areas[origin].is_sea or not any(rs.areas[s].is_sea for s in rs.areas[a].adjacent))]
+    if not far:
+        return None
     dest = rng.choice(far)
     unit = "ship" if rs.areas[origin].is_sea else "footman"
     marches[i]["moves"] = {dest: [unit]}
@@ -288,28 +316,31 @@ def compare(state: GameState, docs_data: list[Data], rs: Ruleset, useless: str |
     what = f"{state.phase} round {state.round}; submissions {docs_data}"
     assert not checked.problems or eventually, (
         f"validate refuses {[str(p) for p in checked.problems]}, adjudicate does not: {what}")
-    if eventually and all(p.message.endswith(NEVER_ASKED) for p in eventually):
-        # RUL-P1-3 (b): whether a decision comes at all is not on the board
-        tally["never asked (validate cannot know)"] += 1
-    else:
-        assert bool(eventually) == bool(checked.problems), (
-            f"adjudicate refuses {[str(p) for p in eventually or []]}, validate does not: {what}")
     if now:
         missing = [str(p) for p in now if p not in checked.problems]
         assert not missing, f"adjudicate refuses {missing}, validate does not say so: {what}"
+    elif eventually:
+        # The run as it is stops before the refused answer: the answers of decisions beyond
+        # the first stop are checked when a run reaches them (RUL-P1-3 b, c).
+        assert run.result.status == "pending", what
+        tally["refused beyond the stop" + (", validate too" if checked.problems else "")] += 1
     tally["refused" if checked.problems else "accepted"] += 1
     if useless and not checked.problems:
         assert any(w.path == useless for w in checked.warnings), (
             f"no warning at {useless}: {[str(w) for w in checked.warnings]}: {what}")
         tally["useless plan warned"] += 1
     if run is not None and not checked.problems:
-        warned = {(w.file, w.path) for w in checked.warnings}
+        files = {d["house"]: doc.name for d, doc in zip(docs_data, docs, strict=True)
+                 if "house" in d}
         for pending in run.result.pending:
             request = pending.request
-            if request.kind == "march" and pending.reason and "never" in pending.reason:
-                assert any(path.startswith("$.plans.marches") for _, path in warned), what
-            if pending.reason:
-                tally["asked again"] += 1
+            if not pending.reason:
+                continue
+            tally["asked again"] += 1
+            if state.phase == "westeros" and request.kind in VISIBLE_IN_WESTEROS:
+                assert any(w.file == files.get(request.house) for w in checked.warnings), (
+                    f"{request.id} asked again ({pending.reason}) without a warning: {what}")
+                tally["asked again, warned"] += 1
 
 
 def answered(state: GameState, docs: list[Data], rs: Ruleset, player: RandomPlayer,
@@ -330,12 +361,14 @@ def answered(state: GameState, docs: list[Data], rs: Ruleset, player: RandomPlay
 
 
 def states(seed: int, rs: Ruleset) -> list[GameState]:
-    """Round 1 (planning), round 2 in its Westeros phase and after the cards."""
+    """Round 1 (planning), round 2 in its Westeros phase, after the cards, and in its action
+    phase (the orders placed)."""
     players = 3 + seed % 3
     driver = Driver(seed, players, rs, nmr_rate=0.0, determinism_rate=0.0)
     first = driver.new_state()
     second = driver.play_round(first, GameRecord(seed, players))
-    return [first, second, planning_after_cards(second, rs)]
+    planning = planning_after_cards(second, rs)
+    return [first, second, planning, action_after_orders(planning, rs, driver.player)]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -344,7 +377,8 @@ def test_validate_agrees_with_adjudicate(ruleset: Ruleset, seed: int) -> None:
     tally: Counter = Counter()
     for state in states(seed, ruleset):
         driver = Driver(seed + 100, len(state.houses), ruleset, plan_rate=0.8)
-        legal = driver.submissions(state)
+        legal = (action_submissions(state, ruleset, driver.player) if state.phase == "action"
+                 else driver.submissions(state))
         compare(state, legal, ruleset, None, tally)
         stopped = answered(state, legal, ruleset, driver.player, rng.randint(1, 4))
         compare(state, stopped, ruleset, None, tally)

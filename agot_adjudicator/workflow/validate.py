@@ -6,8 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agot_adjudicator.engine.board import controlled_areas
-from agot_adjudicator.engine.context import HouseInput, Inputs
-from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
+from agot_adjudicator.engine.context import Context, HouseInput, Inputs
+from agot_adjudicator.engine.decisions import AnswerError, Decider, GivenAnswer
+from agot_adjudicator.engine.mustering import apply_musters, can_muster_anything, parse_musters
+from agot_adjudicator.engine.planning import raven_problem
+from agot_adjudicator.engine.raids import legal_targets, raid_reach
 from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
@@ -213,6 +216,7 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
                     [*src["plans.musters"].path, area_id],
                     f"{house} does not control {area_id}, and control does not change in the "
                     "Westeros phase: this muster plan is never used (R3.5, R13.1)", key=True))
+        warnings.extend(_muster_warnings(section, state, ruleset))
     raven = plans.get("raven")
     if raven and state.phase == "planning":
         holder = state.holder("kings_court")
@@ -220,11 +224,64 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
             warnings.append(src["plans.raven"].problem(
                 f"{house} does not hold the Messenger Raven ({holder} is first on the King's "
                 "Court track): this plan is never used (R4.6)"))
-        elif kinds is not None and raven["area"] in areas and raven["area"] not in kinds \
-                and section.orders is not None:
-            warnings.append(src["plans.raven"].problem(
-                f"{house} places no order in {raven['area']}: this Raven plan never fits and "
-                "the Raven is asked again (R4.6)", "area"))
+        elif section.orders is not None and None not in section.orders.values() \
+                and not order_problems(section, state, ruleset):
+            placed = state.copy()
+            for area_id, order in section.orders.items():
+                with placed.edit(area_id) as here:
+                    here.order = order
+            why = raven_problem(placed, ruleset, house, raven)
+            if why is not None:
+                warnings.append(src["plans.raven"].problem(
+                    f"with these orders this Raven plan never fits ({why}): the Raven is asked "
+                    "again (R4.6)"))
+    if state.phase == "action":
+        warnings.extend(_raid_target_warnings(section, state, ruleset))
+    return warnings
+
+
+def _muster_warnings(section: HouseSection, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """The first castle whose muster plan does not fit the board as it stands, the house's
+    earlier castles mustered as planned (R3.5). A Mustering card comes first in the Westeros
+    phase (deck I), so nothing before it frees supply, units or seas: if it comes, the plan is
+    asked again. Checked with the engine's own rule (``parse_musters``) on a scratch copy."""
+    if state.round <= ruleset.start_round:
+        return []
+    house, plan = section.house, section.plans["musters"]
+    ctx = Context(ruleset, state.copy(), Inputs(), Decider())
+    for castle in controlled_areas(ctx.state, ruleset, house):
+        if not ruleset.areas[castle].castle or castle not in plan \
+                or not can_muster_anything(ctx, house, castle):
+            continue
+        steps = parse_musters(ctx, house, castle, list(plan[castle] or []))
+        if isinstance(steps, str):
+            return [section.sources["plans.musters"].problem(
+                f"if a Mustering card comes this round, this plan does not fit the board as it "
+                f"stands: {steps}; it is asked again (R3.5)", castle)]
+        apply_musters(ctx, house, castle, steps)
+    return []
+
+
+def _raid_target_warnings(section: HouseSection, state: GameState,
+                          ruleset: Ruleset) -> list[Problem]:
+    """Raid plan targets holding no order the raid could remove, on an action-phase board: orders
+    only leave the board in the action phase, so such a target never becomes legal (R5.2)."""
+    warnings: list[Problem] = []
+    ctx = Context(ruleset, state, Inputs(), Decider())
+    for i, raid in enumerate(section.plans.get("raids") or []):
+        origin = raid["from"]
+        here = state.area(origin)
+        if origin not in ruleset.areas or here.house != section.house or here.order is None \
+                or ruleset.order_tokens[here.order].kind != "raid":
+            continue
+        legal = legal_targets(ctx, section.house, origin)
+        for j, target in enumerate(raid.get("targets") or []):
+            if target in ruleset.areas and target in raid_reach(ruleset, origin) \
+                    and target not in legal:
+                warnings.append(section.sources["plans.raids"].problem(
+                    f"{target} holds no order the raid from {origin} can remove (legal targets "
+                    f"now: {', '.join(legal) or 'none'}); orders only leave the board in the "
+                    "action phase, so this target is never used (R5.2)", i, "targets", j))
     return warnings
 
 
