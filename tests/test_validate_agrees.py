@@ -181,3 +181,34 @@ def test_raven_plan_of_a_house_without_the_raven_warns(tmp_path, start, ruleset)
     assert checked.exit_code == 0
     assert (f"{other} does not hold the Messenger Raven ({s.holder('kings_court')} is first on "
             "the King's Court track): this plan is never used (R4.6)") in checked.stderr
+
+
+def test_raven_plan_that_does_not_fit_the_orders_warns(tmp_path, start, ruleset):
+    s = new_game(ruleset, list(ruleset.houses), 1, "t")
+    holder = s.holder("kings_court")
+    mine = [a for a in ruleset.area_ids if s.area(a).house == holder]
+    tokens = ["march_0", "defense_plus1", "defense_plus1"]
+    body = "".join(f"  {a}: {t}\n" for a, t in zip(mine, tokens, strict=False))
+    plans = _write(tmp_path, f"{holder}.yaml", f"house: {holder}\norders:\n{body}"
+                   f"plans:\n  raven: {{area: {mine[1]}, order: march_0}}\n")
+    checked, _ = _both(start, plans)
+    assert checked.exit_code == 0, checked.stderr
+    assert (f"with these orders this Raven plan never fits ('march_0' is not an unused {holder} "
+            "order") in checked.stderr
+
+
+def test_raid_target_without_an_order_on_an_action_board_warns(tmp_path, ruleset):
+    s = new_game(ruleset, list(ruleset.houses), 1, "t")
+    s.phase = "action"
+    with s.edit("winterfell") as here:
+        here.order = "raid"
+    state = _state(tmp_path, ruleset, s)
+    stark = _write(tmp_path, "stark.yaml", "house: stark\n"
+                   "plans:\n  raids: [{from: winterfell, targets: [karhold]}]\n")
+    checked, run = _both(state, stark)
+    assert checked.exit_code == 0, checked.stderr
+    assert (f"warning: {stark}:5:40: $.plans.raids[0].targets[0]: karhold holds no order the "
+            "raid from winterfell can remove (legal targets now: none); orders only leave the "
+            "board in the action phase, so this target is never used (R5.2)"
+            ) in checked.stderr.splitlines()
+    assert run.exit_code in (0, 3), run.output
