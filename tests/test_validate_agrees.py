@@ -212,3 +212,17 @@ def test_raid_target_without_an_order_on_an_action_board_warns(tmp_path, ruleset
             "board in the action phase, so this target is never used (R5.2)"
             ) in checked.stderr.splitlines()
     assert run.exit_code in (0, 3), run.output
+
+
+def test_validate_accepts_every_recorded_round_of_the_demo_game(ruleset):
+    """Every round of the demo game was adjudicated from its files (replay checks it), so
+    validate refuses none of them; it runs their answers as adjudicate did (RUL-P1-2)."""
+    from agot_adjudicator.workflow.validate import validate_files
+
+    demo = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"
+    rounds = [d for d in sorted(demo.glob("round-*")) if (d / "orders").is_dir()]
+    assert len(rounds) >= 10
+    for folder in rounds:
+        orders = [str(p) for p in sorted((folder / "orders").glob("*.yaml"))]
+        checked = validate_files(str(folder / "state.yaml"), orders, ruleset)
+        assert checked.problems == [], (folder.name, [str(p) for p in checked.problems])
