@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from agot_adjudicator.cli.commands import main
 from agot_adjudicator.engine.setup import new_game
@@ -30,7 +30,7 @@ def _state(tmp_path: Path, ruleset: Ruleset, state: GameState) -> Path:
     return path
 
 
-def _both(state: Path, *files: Path) -> tuple[object, object]:
+def _both(state: Path, *files: Path) -> tuple[Result, Result]:
     runner = CliRunner()
     checked = runner.invoke(main, ["validate", str(state), *map(str, files)])
     run = runner.invoke(main, ["adjudicate", str(state), *map(str, files), "-o",
@@ -38,8 +38,8 @@ def _both(state: Path, *files: Path) -> tuple[object, object]:
     return checked, run
 
 
-def _errors(result: object) -> list[str]:
-    return [line for line in result.stderr.splitlines() if line.startswith("error:")]  # type: ignore[attr-defined]
+def _errors(result: Result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith("error:")]
 
 
 @pytest.fixture

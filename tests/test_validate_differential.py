@@ -51,7 +51,7 @@ from agot_adjudicator.workflow.autoplay import (
 )
 from agot_adjudicator.workflow.validate import validate_docs
 
-SEEDS = range(12)
+SEEDS = range(10)
 VISIBLE_IN_WESTEROS = ("muster", "bid")
 """Plans the Westeros phase asks again only for a reason the board as it stands shows: no card
 before a Mustering frees supply, units or seas; the power a wildling bid lacks is the track bids'
