@@ -242,11 +242,13 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
 
 def _muster_warnings(section: HouseSection, state: GameState, ruleset: Ruleset) -> list[Problem]:
     """The first castle whose muster plan does not fit the board as it stands, the house's
-    earlier castles mustered as planned (R3.5). A Mustering card comes first in the Westeros
-    phase (deck I), so nothing before it frees supply, units or seas: if it comes, the plan is
-    asked again. Checked with the engine's own rule (``parse_musters``) on a scratch copy."""
-    if state.round <= ruleset.start_round:
-        return []
+    earlier castles mustered as planned (R3.5). A Mustering card is in the first deck only
+    (first edition; other rulesets are not checked), so no card before it frees supply, units
+    or seas: if it comes, the plan is asked again. Checked with the engine's own rule
+    (``parse_musters``) on a scratch copy."""
+    decks = [d for d in ruleset.decks if any(c.card == "mustering" for c in ruleset.decks[d])]
+    if state.round <= ruleset.start_round or decks[:1] != list(ruleset.decks)[:1] or len(decks) > 1:
+        return []  # a ruleset with a card before the Mustering that may change the board
     house, plan = section.house, section.plans["musters"]
     ctx = Context(ruleset, state.copy(), Inputs(), Decider())
     for castle in controlled_areas(ctx.state, ruleset, house):
@@ -340,7 +342,7 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
     result.malformed.extend(problems)
     if state_doc is None:
         return result
-    checked = validate_docs(state_doc, docs, ruleset)
+    checked = validate_docs(state_doc, docs, ruleset, run=not problems)
     result.problems.extend(checked.problems)
     result.warnings.extend(checked.warnings)
     if problems:
@@ -348,8 +350,9 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
     return result
 
 
-def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset) -> Validation:
-    """Check schema-valid documents as ``adjudicate_docs`` does, without resolving anything.
+def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset, *,
+                  run: bool = True) -> Validation:
+    """Check schema-valid documents as ``adjudicate_docs`` does, without writing anything.
 
     Errors are what ``agot adjudicate`` refuses (exit 1) with the same words and
     location (RUL-P1-2): the state's rule problems, then per submission
@@ -362,6 +365,8 @@ def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rulese
     Warnings (only when there is no error) point at what adjudicate would drop or
     ask again: plans that can never apply, orders before the Westeros phase that do
     not fit the board now (R4.4), bids that together exceed the power (R8.1).
+    ``run=False``: not the in-memory run (some submission files did not load, so a
+    run would answer other questions than adjudicate's).
     """
     result = Validation()
     problems = state_problems(state_doc, ruleset)
@@ -376,7 +381,7 @@ def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rulese
         if section is not None:
             result.problems.extend(house_problems(section, state, ruleset))
     result.problems.extend(answer_id_problems(subs, state, ruleset))
-    if not result.problems and subs.answers:
+    if not result.problems and subs.answers and run:
         # adjudicate's own refusals first; then what the board refuses beyond its first stop
         result.problems.extend(answer_run_problems(subs, state, ruleset)
                                or answer_value_problems(subs, state, ruleset))
