@@ -70,12 +70,20 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
     return out
 
 
+def orders_problem(state: GameState, ruleset: Ruleset, house: str, value: Any) -> str | None:
+    """Why ``value`` cannot answer ``house``'s orders decision on ``state`` (R4.1–R4.4), or None.
+
+    The check of the ``orders`` request; ``agot validate`` calls it on a direct answer too.
+    """
+    if not isinstance(value, dict):
+        return "expected a mapping of area: order"
+    errors = order_errors(state, ruleset, house, value)
+    return "; ".join(f"{a}: {m}" if a else m for a, m in errors) or None
+
+
 def _orders_check(ctx: Context, house: str) -> Any:
     def check(value: Any) -> str | None:
-        if not isinstance(value, dict):
-            return "expected a mapping of area: order"
-        errors = order_errors(ctx.state, ctx.ruleset, house, value)
-        return "; ".join(f"{a}: {m}" if a else m for a, m in errors) or None
+        return orders_problem(ctx.state, ctx.ruleset, house, value)
     return check
 
 
@@ -122,13 +130,33 @@ def place_orders(ctx: Context) -> None:
     ctx.emit("orders_revealed", "R4.5", orders=revealed)
 
 
-def _unused_tokens(ctx: Context, house: str) -> list[str]:
-    placed = [a.order for a in ctx.state.areas.values() if a.house == house and a.order]
+def unused_tokens(state: GameState, ruleset: Ruleset, house: str) -> list[str]:
+    """The ids of ``house``'s order tokens not all on the board (R0.2), in token order."""
+    placed = [a.order for a in state.areas.values() if a.house == house and a.order]
     out = []
-    for token_id, token in ctx.ruleset.order_tokens.items():
+    for token_id, token in ruleset.order_tokens.items():
         if placed.count(token_id) < token.count:
             out.append(token_id)
     return out
+
+
+def raven_problem(state: GameState, ruleset: Ruleset, house: str, value: Any) -> str | None:
+    """Why ``value`` cannot answer ``house``'s Messenger Raven on ``state`` (orders placed), or
+    None (R4.6). The check of the ``raven`` request; ``agot validate`` calls it on a plan too."""
+    if value is None:
+        return None
+    mine = [a for a in ruleset.area_ids if state.area(a).house == house and state.area(a).order]
+    if not isinstance(value, dict) or set(value) != {"area", "order"}:
+        return "expected null or {area: AREA, order: ORDER}"
+    if value["area"] not in mine:
+        return f"{house} has no order in {value['area']} (its orders: {', '.join(mine)})"
+    unused = unused_tokens(state, ruleset, house)
+    if value["order"] not in unused:
+        return f"'{value['order']}' is not an unused {house} order (unused: {one_of(unused)})"
+    orders = {a: state.area(a).order for a in mine}
+    orders[value["area"]] = value["order"]
+    errors = order_errors(state, ruleset, house, orders)
+    return "; ".join(m for _, m in errors) or None
 
 
 def messenger_raven(ctx: Context) -> None:
@@ -140,21 +168,10 @@ def messenger_raven(ctx: Context) -> None:
     mine = [a for a in ctx.ruleset.area_ids if s.area(a).house == house and s.area(a).order]
     if not mine:
         return
-    unused = _unused_tokens(ctx, house)
+    unused = unused_tokens(s, ctx.ruleset, house)
 
     def check(value: Any) -> str | None:
-        if value is None:
-            return None
-        if not isinstance(value, dict) or set(value) != {"area", "order"}:
-            return "expected null or {area: AREA, order: ORDER}"
-        if value["area"] not in mine:
-            return f"{house} has no order in {value['area']} (its orders: {', '.join(mine)})"
-        if value["order"] not in unused:
-            return f"'{value['order']}' is not an unused {house} order (unused: {one_of(unused)})"
-        orders = {a: s.area(a).order for a in mine}
-        orders[value["area"]] = value["order"]
-        errors = order_errors(s, ctx.ruleset, house, orders)
-        return "; ".join(m for _, m in errors) or None
+        return raven_problem(s, ctx.ruleset, house, value)
 
     plans = ctx.inputs.of(house).plans
     plan = plans.get("raven", NO_PLAN)

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agot_adjudicator.engine.planning import order_errors
+from agot_adjudicator.engine.decisions import Request
+from agot_adjudicator.engine.planning import order_errors, orders_problem
 from agot_adjudicator.engine.support import NO_ONE
-from agot_adjudicator.errors import Problem
+from agot_adjudicator.errors import Problem, excerpt
 from agot_adjudicator.io.reading import Document
 from agot_adjudicator.model.answers import kind_of_answer, shape_problem
 from agot_adjudicator.model.naming import one_of, suggest
@@ -278,8 +279,9 @@ def answer_shape_problems(subs: Submissions, ids: Sequence[str] | None = None) -
 def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
     """Static checks of direct answer ids (docs/protocol.md P1), caught even when the run stops early.
 
-    An id starts with this round (``r3/``), ends with a house in play, and every
-    area it names after ``@`` (``raid@AREA``, ``next@A+B``) is an area of the board.
+    An id starts with this round (``r3/``), ends with a house in play (the deciding
+    house: a house's file answers only its own decisions), and every area it names
+    after ``@`` (``raid@AREA``, ``next@A+B``) is an area of the board.
     Whether the engine asks it is known only when the round completes.
     """
     problems: list[Problem] = []
@@ -295,6 +297,11 @@ def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) ->
                 f"a decision id ends with the deciding house{suggest(parts[-1], state.houses)}, "
                 f"one of: {', '.join(state.order_of_play())}"))
             continue
+        if answer.house is not None and answer.house != parts[-1]:
+            # the engine's own words when it is asked (engine.decisions.Decider)
+            problems.append(answer.source.problem(
+                f"{answer.house} cannot answer {answer_id}: it is {parts[-1]}'s decision"))
+            continue
         unknown = [area for part in parts if "@" in part
                    for area in part.split("@", 1)[1].split("+") if area not in ruleset.areas]
         for area in unknown:
@@ -303,4 +310,71 @@ def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) ->
                 "name areas by their ids)"))
         if not unknown:
             problems.extend(answer_shape_problems(subs, [answer_id]))
+    return problems
+
+
+def _answer_problem(answer: Answer, why: str | None) -> list[Problem]:
+    """The engine's words for an illegal direct answer (engine.decisions.Decider)."""
+    if why is None:
+        return []
+    return [answer.source.problem(f"answer {excerpt(answer.value)} to {answer.id}: {why}")]
+
+
+def _power_fixed_before_clash(ruleset: Ruleset) -> bool:
+    """Whether no deck before the last one holding a Clash of Kings holds a Game of Thrones."""
+    decks = list(ruleset.decks)
+    clash = [i for i, d in enumerate(decks) if any(c.card == "clash_of_kings" for c in ruleset.decks[d])]
+    return not clash or not any(c.card == "game_of_thrones" for d in decks[:clash[-1]]
+                                for c in ruleset.decks[d])
+
+
+def answer_value_problems(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """Direct answers the engine will refuse when it asks them, known on the board as it stands.
+
+    Only answers of a well-formed id (:func:`answer_id_problems` first) are looked at:
+
+    - ``rN/orders/HOUSE`` in a planning-phase state: the orders decision is the
+      first one asked, on this board, with this check (R4.1–R4.4).
+    - ``rN/clash_of_kings/TRACK/bid/HOUSE`` in a Westeros-phase state: bids are
+      paid track by track (R7.3), and no card revealed before the Clash of Kings
+      gains power (first edition: deck I moves units only; a ruleset with a Game of
+      Thrones in an earlier deck is not checked), so a track's bid must be within the power
+      left after the house's earlier tracks' bids (answers, else its section's
+      bids), counting an unknown earlier bid as 0 (R3.6, R7.1).
+    - ``rN/wildlings/bid/HOUSE`` given with the house's Clash of Kings bid answers
+      (so the Clash comes this round, before the Wildling Attack): within the power
+      the Clash leaves (R7.3, R8.1).
+    """
+    problems: list[Problem] = []
+    spent: dict[str, int] = {}
+    bid_ids = [f"r{state.round}/clash_of_kings/{t}/bid/" for t in TRACKS]
+    for house in state.order_of_play():
+        orders = subs.answers.get(f"r{state.round}/orders/{house}")
+        if orders is not None and orders.house in (None, house) and state.phase == "planning":
+            why = shape_problem("orders", orders.value) or \
+                orders_problem(state, ruleset, house, orders.value)
+            problems.extend(_answer_problem(orders, why))
+        if state.phase != "westeros" or state.round <= ruleset.start_round or \
+                not _power_fixed_before_clash(ruleset):
+            continue
+        power = state.houses[house].power
+        planned = subs.section(house).bids or {}
+        for track, prefix in zip(TRACKS, bid_ids, strict=True):
+            answer = subs.answers.get(prefix + house)
+            left = max(power - spent.get(house, 0), 0)
+            value: Any = planned.get(track, 0)
+            if answer is not None and answer.house in (None, house):
+                value = answer.value
+                if left > 0 and shape_problem("bid", value) is None:
+                    request = Request(answer.id, house, "bid", "", tuple(range(left + 1)), 0)
+                    problems.extend(_answer_problem(answer, request.why_illegal(value)))
+            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= left:
+                spent[house] = spent.get(house, 0) + value
+        wildlings = subs.answers.get(f"r{state.round}/wildlings/bid/{house}")
+        clash = any(prefix + house in subs.answers for prefix in bid_ids)
+        left = power - spent.get(house, 0)
+        if wildlings is not None and wildlings.house in (None, house) and clash and left > 0 \
+                and shape_problem("bid", wildlings.value) is None:
+            request = Request(wildlings.id, house, "bid", "", tuple(range(left + 1)), 0)
+            problems.extend(_answer_problem(wildlings, request.why_illegal(wildlings.value)))
     return problems

@@ -8,29 +8,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.engine.context import HouseInput, Inputs
-from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
-from agot_adjudicator.engine.round import Result, resolve
+from agot_adjudicator.engine.context import Inputs
+from agot_adjudicator.engine.round import Result
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.rulesets import ruleset_changes
 from agot_adjudicator.io.schemas import schema_problems
-from agot_adjudicator.io.submissions import (
-    Source,
-    Submissions,
-    answer_id_problems,
-    collect,
-)
+from agot_adjudicator.io.submissions import answer_id_problems, collect
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
 from agot_adjudicator.workflow.present import now_text, state_text
-from agot_adjudicator.workflow.validate import (
+from agot_adjudicator.workflow.validate import (  # noqa: F401 (engine_inputs: bench/)
+    engine_inputs,
     house_problems,
     load_state,
     load_submissions,
     read_yaml,
+    run_round,
 )
 
 # --- adjudicate ----------------------------------------------------------------------------
@@ -46,18 +42,6 @@ class Adjudication:
     """What was submitted (the report's ``--private`` section shows one house's bids)."""
     moved: dict[str, Any] | None = None
     """The ruleset the game moved on from with this round, and the rule changes."""
-
-
-def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
-    """Turn merged submissions into the engine's plain inputs and located answers."""
-    houses = {h: HouseInput(orders=s.orders, bids=s.bids, wildlings=s.wildlings,
-                            plans=dict(s.plans)) for h, s in subs.sections.items()}
-    answers = {}
-    for answer_id, answer in subs.answers.items():
-        def locate(message: str, source: Source = answer.source) -> Problem:
-            return source.problem(message)
-        answers[answer_id] = GivenAnswer(answer.value, answer.house, locate)
-    return Inputs(houses), answers
 
 
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
@@ -114,15 +98,7 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     problems.extend(answer_id_problems(subs, state, ruleset))
     if problems:
         raise IllegalInput(problems)
-    inputs, answers = engine_inputs(subs)
-    try:
-        result = resolve(ruleset, state, inputs, answers, nmr=tuple(nmr), defaults=defaults)
-    except AnswerError as exc:
-        raise IllegalInput(exc.problems) from None
-    if result.status == "complete" and result.unused_answers:
-        raise IllegalInput([subs.answers[a].source.problem(
-            f"answer to {a} was never asked for (a typo, or stale?)") for a in
-            result.unused_answers])
+    inputs, result = run_round(subs, state, ruleset, nmr, defaults)
     if result.status == "complete":
         result.state.chain = chain_record(state_doc, docs, nmr, defaults, moved)
     return Adjudication(result, state_doc, list(docs), inputs, moved)

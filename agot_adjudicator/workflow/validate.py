@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agot_adjudicator.engine.board import controlled_areas
+from agot_adjudicator.engine.context import Context, HouseInput, Inputs
+from agot_adjudicator.engine.decisions import AnswerError, Decider, GivenAnswer
+from agot_adjudicator.engine.mustering import apply_musters, can_muster_anything, parse_musters
+from agot_adjudicator.engine.planning import raven_problem
+from agot_adjudicator.engine.raids import legal_targets, raid_reach
+from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.reading import Document, load_yaml
@@ -12,8 +19,10 @@ from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
     SECTION_KEYS,
     HouseSection,
+    Source,
     Submissions,
-    answer_shape_problems,
+    answer_id_problems,
+    answer_value_problems,
     bid_problems,
     collect,
     order_problems,
@@ -21,7 +30,7 @@ from agot_adjudicator.io.submissions import (
 )
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.io.writing import same_file
-from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 
 
@@ -199,6 +208,82 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
                     "this move can never happen (R5.3, R5.4)", i, "moves", dest))
     for area_id in plans.get("support") or {}:
         unused("support", area_id, "plans.support", area_id)
+    if state.phase == "westeros" and plans.get("musters"):
+        controlled = controlled_areas(state, ruleset, house)
+        for area_id in plans["musters"]:
+            if area_id in areas and areas[area_id].castle and area_id not in controlled:
+                warnings.append(src["plans.musters"].doc.problem(
+                    [*src["plans.musters"].path, area_id],
+                    f"{house} does not control {area_id}, and control does not change in the "
+                    "Westeros phase: this muster plan is never used (R3.5, R13.1)", key=True))
+        warnings.extend(_muster_warnings(section, state, ruleset))
+    raven = plans.get("raven")
+    if raven and state.phase == "planning":
+        holder = state.holder("kings_court")
+        if holder != house:
+            warnings.append(src["plans.raven"].problem(
+                f"{house} does not hold the Messenger Raven ({holder} is first on the King's "
+                "Court track): this plan is never used (R4.6)"))
+        elif section.orders is not None and None not in section.orders.values() \
+                and not order_problems(section, state, ruleset):
+            placed = state.copy()
+            for area_id, order in section.orders.items():
+                with placed.edit(area_id) as here:
+                    here.order = order
+            why = raven_problem(placed, ruleset, house, raven)
+            if why is not None:
+                warnings.append(src["plans.raven"].problem(
+                    f"with these orders this Raven plan never fits ({why}): the Raven is asked "
+                    "again (R4.6)"))
+    if state.phase == "action":
+        warnings.extend(_raid_target_warnings(section, state, ruleset))
+    return warnings
+
+
+def _muster_warnings(section: HouseSection, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """The first castle whose muster plan does not fit the board as it stands, the house's
+    earlier castles mustered as planned (R3.5). A Mustering card is in the first deck only
+    (first edition; other rulesets are not checked), so no card before it frees supply, units
+    or seas: if it comes, the plan is asked again. Checked with the engine's own rule
+    (``parse_musters``) on a scratch copy."""
+    decks = [d for d in ruleset.decks if any(c.card == "mustering" for c in ruleset.decks[d])]
+    if state.round <= ruleset.start_round or decks[:1] != list(ruleset.decks)[:1] or len(decks) > 1:
+        return []  # a ruleset with a card before the Mustering that may change the board
+    house, plan = section.house, section.plans["musters"]
+    ctx = Context(ruleset, state.copy(), Inputs(), Decider())
+    for castle in controlled_areas(ctx.state, ruleset, house):
+        if not ruleset.areas[castle].castle or castle not in plan \
+                or not can_muster_anything(ctx, house, castle):
+            continue
+        steps = parse_musters(ctx, house, castle, list(plan[castle] or []))
+        if isinstance(steps, str):
+            return [section.sources["plans.musters"].problem(
+                f"if a Mustering card comes this round, this plan does not fit the board as it "
+                f"stands: {steps}; it is asked again (R3.5)", castle)]
+        apply_musters(ctx, house, castle, steps)
+    return []
+
+
+def _raid_target_warnings(section: HouseSection, state: GameState,
+                          ruleset: Ruleset) -> list[Problem]:
+    """Raid plan targets holding no order the raid could remove, on an action-phase board: orders
+    only leave the board in the action phase, so such a target never becomes legal (R5.2)."""
+    warnings: list[Problem] = []
+    ctx = Context(ruleset, state, Inputs(), Decider())
+    for i, raid in enumerate(section.plans.get("raids") or []):
+        origin = raid["from"]
+        here = state.area(origin)
+        if origin not in ruleset.areas or here.house != section.house or here.order is None \
+                or ruleset.order_tokens[here.order].kind != "raid":
+            continue
+        legal = legal_targets(ctx, section.house, origin)
+        for j, target in enumerate(raid.get("targets") or []):
+            if target in ruleset.areas and target in raid_reach(ruleset, origin) \
+                    and target not in legal:
+                warnings.append(section.sources["plans.raids"].problem(
+                    f"{target} holds no order the raid from {origin} can remove (legal targets "
+                    f"now: {', '.join(legal) or 'none'}); orders only leave the board in the "
+                    "action phase, so this target is never used (R5.2)", i, "targets", j))
     return warnings
 
 
@@ -241,39 +326,154 @@ def early_order_warnings(section: HouseSection, state: GameState,
 
 def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset, *,
                    board: GameState | None = None) -> Validation:
-    """Check a state and submissions without resolving anything. ``board``: check the
-    submissions against this state, already loaded, instead (``validate --game``: the board
-    as it stands now, docs/protocol.md P4)."""
+    """Check a state and submissions as ``adjudicate`` would, writing nothing. ``board``: the
+    state at ``state_path``, already loaded as the board as it stands now (``validate
+    --game``, docs/protocol.md P4); it may be a stopped run's provisional state.
+    """
     result = Validation()
-    state = board
+    state_doc = None
     try:
-        if state is None:
-            _, state = load_state(state_path, ruleset)
+        state_doc = read_yaml(state_path)
+        found = schema_problems(state_doc, "state")
     except InputError as exc:
-        result.problems.extend(exc.problems)
-        if isinstance(exc, MalformedInput):
-            result.malformed.extend(exc.problems)
-        state = None
+        found = exc.problems
+    if found:
+        state_doc = None
+        result.problems.extend(found)
+        result.malformed.extend(found)
     docs, problems = read_submissions(orders_paths)
     result.problems.extend(problems)
     result.malformed.extend(problems)
-    if state is None:
+    if state_doc is None:
         return result
+    provisional = board is not None and "provisional" in state_doc.data
+    checked = validate_docs(state_doc, docs, ruleset, run=not problems, provisional=provisional)
+    result.problems.extend(checked.problems)
+    result.warnings.extend(checked.warnings)
+    if problems:
+        result.warnings = []
+    return result
+
+
+def validate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset, *,
+                  run: bool = True, provisional: bool = False) -> Validation:
+    """Check schema-valid documents as ``adjudicate_docs`` does, without writing anything.
+
+    Errors are what ``agot adjudicate`` refuses (exit 1) with the same words and
+    location (RUL-P1-2): the state's rule problems, then per submission
+    :func:`house_problems` and
+    :func:`~agot_adjudicator.io.submissions.answer_id_problems` (both shared with
+    adjudicate); then, with direct answers, the refusals of the round run in memory
+    as adjudicate runs it (:func:`run_round`), or if it refuses none, the answers the
+    board as it stands refuses beyond its first stop
+    (:func:`~agot_adjudicator.io.submissions.answer_value_problems`).
+    Warnings (only when there is no error) point at what adjudicate would drop or
+    ask again: plans that can never apply, orders before the Westeros phase that do
+    not fit the board now (R4.4), bids that together exceed the power (R8.1).
+    ``run=False``: not the in-memory run (some submission files did not load, so a
+    run would answer other questions than adjudicate's).
+    ``provisional``: ``state_doc`` is a stopped run's board as it stands (``now.yaml``,
+    docs/protocol.md P4): checked as such, and answers only by their ids and values on it,
+    since a run in memory would start mid-round (RUL-P4-1).
+    """
+    result = Validation()
+    problems = state_problems(state_doc, ruleset, provisional=provisional)
+    run = run and not provisional
+    if problems:
+        result.problems.extend(problems)
+        return result
+    state = GameState.from_dict(state_doc.data)
     subs, problems = collect(docs, state, ruleset)
     result.problems.extend(problems)
     for house in state.order_of_play():
         section = subs.sections.get(house)
         if section is not None:
             result.problems.extend(house_problems(section, state, ruleset))
-    result.problems.extend(answer_shape_problems(subs))
+    result.problems.extend(answer_id_problems(subs, state, ruleset))
+    if not result.problems and subs.answers and run:
+        # adjudicate's own refusals first; then what the board refuses beyond its first stop
+        result.problems.extend(answer_run_problems(subs, state, ruleset)
+                               or answer_value_problems(subs, state, ruleset))
     if not result.problems:
         for house in state.order_of_play():
             if house in subs.sections and state.phase == "westeros":
                 result.warnings.extend(early_order_warnings(subs.sections[house], state, ruleset))
         result.warnings.extend(support_warnings(subs, state, ruleset))
         result.warnings.extend(plan_warnings(subs, state, ruleset))
+        result.warnings.extend(bid_warnings(subs, state, ruleset))
         result.warnings.extend(empty_submission_warnings(docs))
     return result
+
+
+def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
+    """Turn merged submissions into the engine's plain inputs and located answers."""
+    houses = {h: HouseInput(orders=s.orders, bids=s.bids, wildlings=s.wildlings,
+                            plans=dict(s.plans)) for h, s in subs.sections.items()}
+    answers = {}
+    for answer_id, answer in subs.answers.items():
+        def locate(message: str, source: Source = answer.source) -> Problem:
+            return source.problem(message)
+        answers[answer_id] = GivenAnswer(answer.value, answer.house, locate)
+    return Inputs(houses), answers
+
+
+def run_round(subs: Submissions, state: GameState, ruleset: Ruleset, nmr: Sequence[str] = (),
+              defaults: bool = False) -> tuple[Inputs, Result]:
+    """Resolve checked submissions (R2–R13); :class:`IllegalInput` for the direct answers the
+    engine refuses: an illegal one when it is asked, and, when the round completes, one that
+    no decision asked for (P1). ``adjudicate`` and ``validate`` both run this."""
+    inputs, answers = engine_inputs(subs)
+    try:
+        result = resolve(ruleset, state, inputs, answers, nmr=tuple(nmr), defaults=defaults)
+    except AnswerError as exc:
+        raise IllegalInput(exc.problems) from None
+    if result.status == "complete" and result.unused_answers:
+        raise IllegalInput([subs.answers[a].source.problem(
+            f"answer to {a} was never asked for (a typo, or stale?)") for a in
+            result.unused_answers])
+    return inputs, result
+
+
+def answer_run_problems(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """The direct answers ``agot adjudicate`` refuses on this run, found by running it in memory.
+
+    A direct answer is checked by the engine when its decision is asked, on the
+    board as it is then (P1): an illegal value, or, when the round completes, an
+    answer no decision asked for. Only those refusals are reported; nothing of the
+    run's outcome is shown and nothing is written. Answers to decisions after the
+    first stop are checked only by :func:`answer_value_problems` (RUL-P1-3).
+    """
+    try:
+        run_round(subs, state, ruleset)
+    except IllegalInput as exc:
+        return list(exc.problems)
+    return []
+
+
+def bid_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
+    """Track bids and a wildling bid that fit the power alone but not together (R7.3, R8.1).
+
+    A Clash of Kings revealed before a Wildling Attack (first edition: decks II and
+    III) resolves first and its bids are paid at once: a wildling bid above what is
+    left no longer fits and is asked again. Whether both come this round is in the
+    decks, which are secret; the warning says "if".
+    """
+    warnings: list[Problem] = []
+    if state.phase != "westeros" or state.round <= ruleset.start_round:
+        return warnings
+    for house in state.order_of_play():
+        section = subs.sections.get(house)
+        if section is None or section.bids is None or section.wildlings is None:
+            continue
+        power = state.houses[house].power
+        total = sum(section.bids.get(t, 0) for t in TRACKS)
+        if total + section.wildlings > power:
+            warnings.append(section.sources["wildlings"].problem(
+                f"{house} bids {total} on the influence tracks and {section.wildlings} against "
+                f"the wildlings, {total + section.wildlings} in all, but has {power} available "
+                "power: if a Clash of Kings comes before a Wildling Attack this round, the track "
+                "bids are paid first and this wildling bid is asked again (R7.3, R8.1)"))
+    return warnings
 
 
 def empty_submission_warnings(docs: Sequence[Document]) -> list[Problem]:
