@@ -57,10 +57,12 @@ from typing import Any
 import yaml
 
 from agot_adjudicator.engine.battles import retreat_options
+from agot_adjudicator.engine.board import controlled_areas
 from agot_adjudicator.engine.decisions import PendingDecision
+from agot_adjudicator.engine.raids import raid_reach
 from agot_adjudicator.io.gamedir import current_round
 from agot_adjudicator.io.rulesets import load_ruleset
-from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.template import CARD_CHOICES
 from agot_adjudicator.workflow.autoplay import RandomPlayer, _plain, own_areas
@@ -94,6 +96,20 @@ class Player:
             self.doc["plans"]["tie_break"] = self.rp.rng.sample(houses := list(state.houses),
                                                                 len(houses))
             self.doc["plans"].pop("wildling_reward", None)
+            # a value for every castle, as the template lists them: mostly simple musters
+            rs, rng = self.rp.ruleset, self.rp.rng
+            castles = [a for a in controlled_areas(state, rs, self.house) if rs.areas[a].castle]
+            armies = {a: len(state.area(a).units) for a in own_areas(state, rs, self.house)}
+            level = state.houses[self.house].supply
+            musters: dict[str, list[str]] = {}
+            for c in castles:  # footmen within the supply limit (R9), as a careful player does
+                want = rng.choice([0, 1, rs.areas[c].mustering_points])
+                while want and not supply_fits(rs, level, list(
+                        {**armies, c: armies.get(c, 0) + want}.values())):
+                    want -= 1
+                musters[c] = ["footman"] * want
+                armies[c] = armies.get(c, 0) + want
+            self.doc["plans"]["musters"] = musters
             discards = state.houses[self.house].discards
             if discards:
                 self.doc["plans"]["wildling_reward"] = self.rp.rng.sample(discards, len(discards))
@@ -105,6 +121,15 @@ class Player:
         out = {k: plans[k] for k in BATTLE_PLANS if k in plans}
         if "raven" in out:
             out["raven"] = None  # the template's value: keep the orders (a swap is an edit)
+        if "marches" in out:
+            out["marches"] = self.careful_marches(state, out["marches"])
+        raids = []
+        for area_id, order in orders.items():
+            if order is not None and rs.order_tokens[order].kind == "raid":
+                reach = list(raid_reach(rs, area_id))  # every target the template lists
+                raids.append({"from": area_id, "targets": rng.sample(reach, len(reach))})
+        if raids:
+            out["raids"] = raids
         retreats = {}
         for area_id in own_areas(state, rs, self.house):
             options = retreat_options(state, rs, self.house, area_id)
@@ -126,12 +151,35 @@ class Player:
             out["card_choices"] = choices
         return {k: v for k, v in out.items() if v not in ([], {})}
 
+    def careful_marches(self, state: GameState, marches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The random march plans, kept within the supply limit (R5.8) and the power for tokens
+        (R5.5) on the board they are written for, in their order: a move that breaks either
+        stays home instead, as a careful player plans."""
+        rs = self.rp.ruleset
+        armies = {a: len(state.area(a).units) for a in own_areas(state, rs, self.house)}
+        level, power = state.houses[self.house].supply, state.houses[self.house].power
+        out = []
+        for entry in marches:
+            moved = sum(len(u) for u in entry["moves"].values())
+            after = dict(armies)
+            after[entry["from"]] = after.get(entry["from"], 0) - moved
+            for dest, units in entry["moves"].items():
+                after[dest] = after.get(dest, 0) + len(units)
+            token = entry.get("leave_power_token", False) and power >= 1
+            if supply_fits(rs, level, [n for n in after.values() if n > 0]):
+                armies, power = after, power - token
+                out.append({**entry, "leave_power_token": token})
+            else:
+                out.append({"from": entry["from"], "moves": {}, "leave_power_token": False})
+        return out
+
     def answer(self, pending: list[PendingDecision], state: GameState) -> None:
         """Answer this house's pending decisions (and, for plans players, send plans)."""
         mine = [p for p in pending if p.request.house == self.house]
         if not mine:
             return
         answers = self.doc.setdefault("answers", {})
+        values = self.rp.answer_all(mine, state)
         for p in mine:
             kind = p.request.kind
             if kind == "orders":
@@ -144,14 +192,16 @@ class Player:
                     contents = {k: plans[k] for k in ORDER_CONTENTS if k in plans}
                     if contents:
                         self.doc["plans"] = contents
-            elif kind in BID_KINDS and self.kind == "plans" and "wildlings" not in self.doc:
+            elif kind in BID_KINDS and self.kind == "plans" and p.reason is None:
+                if "wildlings" in self.doc:
+                    continue  # answered by the bids sent with the first one
                 # every bid of the round at once: the tracks and the Night's Watch
                 # within the power at the round's start too: adjudicate checks the sections so
                 power = min(state.houses[self.house].power, self.start_power)
                 self.doc["wildlings"] = self.rp.rng.randint(0, power)
                 self.doc["bids"] = self.rp.bids(power - self.doc["wildlings"])
             else:
-                answers[p.request.id] = _plain(self.rp.answer(p, state))
+                answers[p.request.id] = _plain(values[p.request.id])
         if not answers:
             self.doc.pop("answers")
 
