@@ -28,7 +28,11 @@ Two kinds of players, the same game seeds for both:
   ranking. At a stop that asks a bid it sends every bid of the round at once (``bids:`` for the
   three tracks, ``wildlings:``). At the orders stop it sends its orders and every battle plan
   (marches, raids, support, Raven, house cards, Blade, casualties, retreats, card choices).
-  Anything still asked (a plan that no longer fits) it answers directly.
+  Its values are random but written as a careful player writes them on the board it sees:
+  musters of footmen within its supply limit, marches within the supply limit and its power
+  for tokens (a move that would break them stays home), raids listing every target in reach
+  in a random preference, every offered retreat in a random preference, the Raven's ``null``.
+  Anything still asked (a plan that the board changed under) it answers directly.
 - **orders-only**: sends nothing in advance. Asked for its orders it sends them as a player
   writes orders on paper: each token with what it does (``orders:``, and the moves of each
   March, the targets of each Raid, the house each Support backs: ``plans.marches``,
