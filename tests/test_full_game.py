@@ -74,10 +74,12 @@ def test_five_player_game_of_ten_rounds_through_the_cli(runner, ruleset, tmp_pat
                                                  "answers": answers}, ""))
             stopped = adjudicate_docs(state_doc, docs, ruleset).result
             assert [p.request.id for p in stopped.pending] == asked
+            # bids asked together (RUL-3.6-2) stay within each house's power together
+            values = driver.player.answer_all(stopped.pending, stopped.state)
             for pd in stopped.pending:
                 # An answered decision is resolved on the re-run, unless asked again with a reason.
                 assert pd.request.id not in previous or pd.reason, pd.request.id
-                answers[pd.request.id] = driver.player.answer(pd, stopped.state)
+                answers[pd.request.id] = values[pd.request.id]
                 answered += 1
             previous = dict(answers)
             answers_path.write_text(dump_yaml({"format": "agot-orders/1", "round": round_,

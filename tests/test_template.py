@@ -164,12 +164,20 @@ def test_planning_phase_applies_this_rounds_restrictions(ruleset: Ruleset):
 
 
 def test_special_token_holders_get_their_sections(ruleset: Ruleset):
-    """Raven (R4.6) for King's Court 1, Blade (R6.5) for Fiefdoms 1, tie-break for Iron Throne 1."""
+    """Raven (R4.6) for King's Court 1, Blade (R6.5) for Fiefdoms 1, tie-break for Iron Throne 1;
+    while a Clash of Kings may still come, for every house (it may hold them after it). The
+    written values are the documented defaults: keep the orders, no Blade (issue 14)."""
     s = _westeros(ruleset)
     for house in s.order_of_play():
         text = order_template(s, ruleset, house)
+        assert "#   raven: null" in text and "#   blade: never" in text, house
+        assert "#   tie_break: " in text, house
+    s.phase, s.revealed = "planning", {"I": "supply", "II": "game_of_thrones",
+                                       "III": "sea_of_storms"}
+    for house in s.order_of_play():
+        text = order_template(s, ruleset, house)
         assert ("#   raven: null" in text) == (s.holder("kings_court") == house), house
-        assert ("#   blade: auto" in text) == (s.holder("fiefdoms") == house), house
+        assert ("#   blade: never" in text) == (s.holder("fiefdoms") == house), house
         assert ("#   tie_break: " in text) == (s.holder("iron_throne") == house), house
     s.raven_used = s.blade_used = True
     for house in s.order_of_play():

@@ -355,8 +355,8 @@ def answered(state: GameState, docs: list[Data], rs: Ruleset, player: RandomPlay
                               rs)
         if run.result.status == "complete":
             break
-        for pending in run.result.pending:
-            answers[pending.request.id] = player.answer(pending, run.result.state)
+        # all of a stop's answers together: the bids asked at once stay within the power
+        answers.update(player.answer_all(run.result.pending, run.result.state))
     return docs
 
 

@@ -85,10 +85,17 @@ def test_missing_bids_are_pending_together_with_ids_per_track_and_house():
     s = game()
     with pytest.raises(Pending) as stop:
         run(s, bids(stark=(1, 1, 1)) | {"lannister": HouseInput(bids={"iron_throne": 2})})
-    assert [d.request.id for d in stop.value.decisions] == [
+    ids = [d.request.id for d in stop.value.decisions]
+    assert ids[:3] == [
         "r2/clash_of_kings/iron_throne/bid/baratheon", "r2/clash_of_kings/iron_throne/bid/tyrell",
         "r2/clash_of_kings/iron_throne/bid/greyjoy"]
     assert stop.value.decisions[0].request.options == tuple(range(6))
+    # RUL-3.6-2: the later tracks' missing bids come in the same stop, track by track
+    assert ids[3:] == [f"r2/clash_of_kings/{t}/bid/{h}" for t in ("fiefdoms", "kings_court")
+                       for h in ("baratheon", "lannister", "tyrell", "greyjoy")]
+    lannister = next(d.request for d in stop.value.decisions
+                     if d.request.id == "r2/clash_of_kings/fiefdoms/bid/lannister")
+    assert lannister.options == tuple(range(4))  # 5 power, 2 bid on the Iron Throne
 
 
 def test_a_track_left_out_of_the_bids_section_is_asked_after_the_earlier_tracks():
@@ -97,13 +104,15 @@ def test_a_track_left_out_of_the_bids_section_is_asked_after_the_earlier_tracks(
     houses["lannister"] = HouseInput(bids={"iron_throne": 2})
     with pytest.raises(Pending) as stop:
         run(s, houses)
+    # RUL-3.6-3: the tie-break, with the later bids still missing
     assert [d.request.id for d in stop.value.decisions] == [
-        "r2/clash_of_kings/iron_throne/tie_break/baratheon"]
+        "r2/clash_of_kings/iron_throne/tie_break/baratheon",
+        "r2/clash_of_kings/fiefdoms/bid/lannister", "r2/clash_of_kings/kings_court/bid/lannister"]
     with pytest.raises(Pending) as stop:
         run(game(), houses, answers={"r2/clash_of_kings/iron_throne/tie_break/baratheon": answer(
             ["baratheon", "stark", "tyrell", "greyjoy"])})
     assert [d.request.id for d in stop.value.decisions] == [
-        "r2/clash_of_kings/fiefdoms/bid/lannister"]
+        "r2/clash_of_kings/fiefdoms/bid/lannister", "r2/clash_of_kings/kings_court/bid/lannister"]
     assert stop.value.decisions[0].request.options == tuple(range(4))
 
 
@@ -147,7 +156,7 @@ def test_tie_break_plan_missing_a_tied_house_is_pending_with_the_reason():
                                      plans={"tie_break": ["stark"]})
     with pytest.raises(Pending) as stop:
         run(s, houses)
-    [decision] = stop.value.decisions
+    decision = stop.value.decisions[0]  # then the later ties (RUL-3.6-3)
     assert decision.request.id == "r2/clash_of_kings/iron_throne/tie_break/baratheon"
     assert "missing tied house: lannister" in decision.reason
 

@@ -11,6 +11,7 @@ from agot_adjudicator.engine.round import resolve
 from agot_adjudicator.engine.setup import full_deck, new_game
 from agot_adjudicator.errors import AgotError
 from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.ruleset import TRACKS
 from agot_adjudicator.model.state import AreaState
 
 RS = load_ruleset()
@@ -214,7 +215,8 @@ def test_a_pending_muster_gathers_the_clash_of_kings_bids_in_the_same_round():
     ids = [d.request.id for d in stop.value.decisions]
     musters = [i for i in ids if "/mustering/" in i]
     assert musters and ids[:len(musters)] == musters
-    assert ids[len(musters):] == [f"r2/clash_of_kings/iron_throne/bid/{h}" for h in s.order_of_play()]
+    assert ids[len(musters):] == [f"r2/clash_of_kings/{t}/bid/{h}" for t in TRACKS
+                                  for h in s.order_of_play()]  # every bid at once, RUL-3.6-2
     assert s.houses["stark"].power == 5 and s.phase == "westeros"   # the scratch run kept nothing
 
 

@@ -118,7 +118,10 @@ def test_lowest_bidder_tie_without_a_plan_is_pending_for_the_holder():
     s = game(threat=12)
     with pytest.raises(Pending) as stop:
         run(s, inputs({"stark": 0, "lannister": 0, "baratheon": 1, "greyjoy": 1, "tyrell": 1}))
-    assert [d.request.id for d in stop.value.decisions] == ["r2/wildlings/lowest/tie_break/baratheon"]
+    # RUL-8.4-4: with the losses of the houses outside the tie, who owe 2 whoever is picked
+    assert [d.request.id for d in stop.value.decisions] == [
+        "r2/wildlings/lowest/tie_break/baratheon", "r2/wildlings/losses/baratheon",
+        "r2/wildlings/losses/tyrell", "r2/wildlings/losses/greyjoy"]
 
 
 def test_house_with_fewer_units_than_it_owes_removes_everything_unasked():

@@ -27,16 +27,24 @@ Events: ``bids_revealed``, ``tie_broken``, ``track_set``, ``token_passed``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
 from agot_adjudicator.model.naming import one_of
-from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS
+from agot_adjudicator.model.ruleset import DECKS, TRACK_TOKENS, TRACKS
 
 TRACK_NAMES = {"iron_throne": "the Iron Throne", "fiefdoms": "the Fiefdoms",
                "kings_court": "the King's Court"}
+
+
+def bid_request(ctx: Context, key: tuple[str, ...], what: str, house: str, power: int,
+                note: str = "") -> Request:
+    """The secret bid of ``house`` for ``what``: 0..``power``, default 0 (R7.1, R8.1)."""
+    return Request(ctx.rid(*key, "bid", house), house, "bid",
+                   f"{house}: secret bid for {what} (0 to {power} available power{note}).",
+                   tuple(range(power + 1)), 0)
 
 
 def collect_bids(ctx: Context, key: tuple[str, ...], what: str,
@@ -44,7 +52,8 @@ def collect_bids(ctx: Context, key: tuple[str, ...], what: str,
     """Every house's secret bid (R7.1, R8.1), asked together; returns house → bid in order of play.
 
     Decision id ``r{n}/{key...}/bid/{house}``; options 0..available power;
-    default 0. A house with 0 power bids 0 and is not asked.
+    default 0. A house with 0 power bids 0 and is not asked, unless a direct answer was
+    given (asked ahead, RUL-3.6-2): it is then checked (it must be 0) and used.
     """
     s = ctx.state
     houses = ctx.order_of_play()
@@ -52,11 +61,9 @@ def collect_bids(ctx: Context, key: tuple[str, ...], what: str,
     asked = []
     for house in houses:
         power = s.houses[house].power
-        if power == 0:
+        request = bid_request(ctx, key, what, house, power)
+        if power == 0 and request.id not in ctx.decider.answers:
             continue
-        request = Request(ctx.rid(*key, "bid", house), house, "bid",
-                          f"{house}: secret bid for {what} (0 to {power} available power).",
-                          tuple(range(power + 1)), 0)
         items.append((request, plan_of(house)))
         asked.append(house)
     answers = ctx.ask_together(items)
@@ -107,6 +114,22 @@ def order_problem(value: Any, tied: list[str]) -> str | None:
     return None
 
 
+def tie_break_request(ctx: Context, bids: dict[str, int], key: tuple[str, ...], what: str,
+                      default_order: list[str], holder: str) -> tuple[Request, Any] | None:
+    """The tie-break ``holder`` decides for ``bids`` (R7.2) and its plan, or None without a tie."""
+    groups = tie_groups(bids)
+    tied = [h for g in groups if len(g) > 1 for h in g]
+    if not tied:
+        return None
+    default = [h for h in default_order if h in tied]
+    described = "; ".join(f"{', '.join(g)} bid {bids[g[0]]}" for g in groups if len(g) > 1)
+    request = Request(ctx.rid(*key, "tie_break", holder), holder, "tie_break",
+                      f"{holder} holds the Iron Throne and places the tied houses for {what} "
+                      f"({described}): list them, highest position first.",
+                      default=default, check=lambda v: order_problem(v, tied), example=default)
+    return request, tie_break_plan(ctx, holder, tied)
+
+
 def rank(ctx: Context, bids: dict[str, int], key: tuple[str, ...], what: str,
          default_order: list[str]) -> list[str]:
     """Houses ordered by bid, highest first; ties placed by the Iron Throne holder (R7.1, R7.2).
@@ -115,17 +138,11 @@ def rank(ctx: Context, bids: dict[str, int], key: tuple[str, ...], what: str,
     default: ``default_order`` among the tied houses.
     """
     groups = tie_groups(bids)
-    tied = [h for g in groups if len(g) > 1 for h in g]
-    if not tied:
-        return [g[0] for g in groups]
     holder = ctx.state.holder("iron_throne")
-    default = [h for h in default_order if h in tied]
-    described = "; ".join(f"{', '.join(g)} bid {bids[g[0]]}" for g in groups if len(g) > 1)
-    request = Request(ctx.rid(*key, "tie_break", holder), holder, "tie_break",
-                      f"{holder} holds the Iron Throne and places the tied houses for {what} "
-                      f"({described}): list them, highest position first.",
-                      default=default, check=lambda v: order_problem(v, tied), example=default)
-    answer = ctx.ask(request, tie_break_plan(ctx, holder, tied))
+    asked = tie_break_request(ctx, bids, key, what, default_order, holder)
+    if asked is None:
+        return [g[0] for g in groups]
+    answer = ctx.ask(*asked)
     ctx.emit("tie_broken", "R7.2", about="/".join(key), by=holder, order=list(answer))
     position = {h: i for i, h in enumerate(answer)}
     return [h for g in groups for h in sorted(g, key=lambda h: position.get(h, 0))]
@@ -157,8 +174,130 @@ def resolve_track(ctx: Context, track: str) -> None:
         ctx.emit("token_passed", "R7.3", token=TRACK_TOKENS[track], old=old_holder, new=order[0])
 
 
+def _wildling_plan(ctx: Context) -> Callable[[str], Any]:
+    def plan_of(house: str) -> Any:
+        bid = ctx.inputs.of(house).wildlings
+        return NO_PLAN if bid is None else bid
+    return plan_of
+
+
+def wildlings_what(threat: int) -> str:
+    """What the wildling bid is for (its prompt), as :mod:`.wildlings` asks it."""
+    return f"the Night's Watch against a wildling threat of {threat}"
+
+
+def _bid_rounds(ctx: Context, tracks: Sequence[str],
+                wildlings: bool) -> list[tuple[tuple[str, ...], str, Callable[[str], Any]]]:
+    out = [(("clash_of_kings", t), f"{TRACK_NAMES[t]} track", _bid_plan(ctx, t)) for t in tracks]
+    if wildlings:
+        out.append((("wildlings",), wildlings_what(ctx.state.wildling_threat), _wildling_plan(ctx)))
+    return out
+
+
+BIDS_NOTE = "; this Westeros phase's bids together at most your power"
+
+
+def probe_bids(ctx: Context, tracks: Sequence[str], wildlings: bool,
+               note: str = "") -> tuple[list[dict[str, int] | None], list[PendingDecision]]:
+    """Every bid still to come this Westeros phase, looked up without asking (RUL-3.6-2).
+
+    Per bid (the ``tracks`` in order, then the wildlings' if ``wildlings``): house → bid when
+    every house's is known, else None; and the decisions still missing. A house's later bids
+    are offered 0..the power its known earlier bids leave (all of it while one is missing);
+    a house left with no power is not asked, as :func:`collect_bids` does.
+    """
+    s = ctx.state
+    rounds = _bid_rounds(ctx, tracks, wildlings)
+    known: list[dict[str, int] | None] = [{} for _ in rounds]
+    missing: list[list[PendingDecision]] = [[] for _ in rounds]
+    for house in ctx.order_of_play():
+        left, exact = s.houses[house].power, True
+        for i, (key, what, plan_of) in enumerate(rounds):
+            request = bid_request(ctx, key, what, house, left, note if not exact or i else "")
+            if left == 0 and exact and request.id not in ctx.decider.answers:
+                value: Any = 0
+            else:
+                ok, value, pending = ctx.decider.probe(request, plan_of(house))
+                if not ok:
+                    assert pending is not None
+                    missing[i].append(pending)
+                    known[i] = None
+                    exact = False
+                    continue
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= left:
+                exact = False  # the real ask says what is wrong with it
+                value = 0
+            bids = known[i]
+            if bids is not None:
+                bids[house] = value
+            if exact:
+                left -= value
+    return known, [d for per_bid in missing for d in per_bid]
+
+
+def _wildlings_follow(ctx: Context) -> bool:
+    """Whether a Wildling Attack was revealed in a deck after the Clash of Kings (R3.1)."""
+    revealed = [ctx.state.revealed.get(d) for d in DECKS]
+    if "clash_of_kings" not in revealed:
+        return False
+    return "wildling_attack" in revealed[revealed.index("clash_of_kings") + 1:]
+
+
+def _ties_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecision]:
+    """With ``track``'s tie-break pending: the later tracks' tie-breaks, and the wildling card's
+    decisions, that the known bids and the known Iron Throne holder already decide (RUL-3.6-3).
+    None when the pending tie is for the first place on the Iron Throne track (it decides the
+    holder)."""
+    from agot_adjudicator.engine import wildlings as wild
+
+    s = ctx.state
+    bids = next(e["bids"] for e in reversed(ctx.events) if e["type"] == "bids_revealed")
+    if track == "iron_throne":
+        top = tie_groups(bids)[0]
+        if len(top) > 1:
+            return []
+        holder = top[0]
+    else:
+        holder = s.holder("iron_throne")
+    later = list(TRACKS[TRACKS.index(track) + 1:])
+    known, missing = probe_bids(ctx, later, wildlings, note=BIDS_NOTE)
+    if missing:
+        return missing
+
+    out: list[PendingDecision] = []
+    for t, track_bids in zip(later, known, strict=False):
+        assert track_bids is not None
+        asked = tie_break_request(ctx, track_bids, ("clash_of_kings", t),
+                                  f"{TRACK_NAMES[t]} track", list(s.tracks[t]), holder)
+        if asked is not None:
+            ok, _, pending = ctx.decider.probe(*asked)
+            if not ok:
+                assert pending is not None
+                out.append(pending)
+    if wildlings:
+        wildling_bids = known[-1]
+        assert wildling_bids is not None
+        out += wild.decisions_ahead(ctx, wildling_bids, holder)
+    return out
+
+
 def resolve_clash_of_kings(ctx: Context) -> None:
-    """Resolve a Clash of Kings card (R3.6): bid for each track in turn (R7)."""
+    """Resolve a Clash of Kings card (R3.6): bid for each track in turn (R7).
+
+    A track whose bids are missing stops with every bid of the Westeros phase still to come
+    (the later tracks and a Wildling Attack's that follows, RUL-3.6-2); a track whose bids are
+    all in is resolved (and revealed) first. A tie-break that stops also asks the later
+    tie-breaks and wildling decisions the known bids decide (RUL-3.6-3).
+    """
     ctx.emit("influence_tokens_removed", "R3.6")
-    for track in TRACKS:
-        resolve_track(ctx, track)
+    wildlings = _wildlings_follow(ctx)
+    for i, track in enumerate(TRACKS):
+        known, missing = probe_bids(ctx, TRACKS[i:], wildlings, note=BIDS_NOTE)
+        if known[0] is None:  # this track's bids are missing: ask every bid still to come
+            raise Pending(missing)
+        try:
+            resolve_track(ctx, track)
+        except Pending as pending:
+            if any(d.request.kind != "tie_break" for d in pending.decisions):
+                raise
+            raise Pending([*pending.decisions, *_ties_ahead(ctx, track, wildlings)]) from None

@@ -134,6 +134,27 @@ class Decider:
             return True, request.default, None
         return False, None, PendingDecision(request, reason)
 
+    def probe(self, request: Request, plan: Any = NO_PLAN) -> tuple[bool, Any, PendingDecision | None]:
+        """Whether ``request`` has an answer already, without recording anything: ``(True,
+        value, None)`` for a direct answer (not checked here: the real ask checks it), a plan
+        that fits or a default under ``--nmr``/``--defaults``; else ``(False, None, pending)``.
+
+        Used to ask ahead, in the same mail round, decisions whose turn has not come yet
+        (docs/protocol.md P1, *Asking together*).
+        """
+        given = self.answers.get(request.id)
+        if given is not None:
+            return True, given.value, None
+        reason = None
+        if plan is not NO_PLAN:
+            why = request.why_illegal(plan)
+            if why is None:
+                return True, plan, None
+            reason = f"the plan no longer fits: {why}"
+        if self.defaults or request.house in self.nmr:
+            return True, request.default, None
+        return False, None, PendingDecision(request, reason)
+
     def ask(self, request: Request, plan: Any = NO_PLAN) -> Any:
         """The answer to one decision, or raise :class:`Pending`."""
         ok, value, pending = self._resolve(request, plan)

@@ -47,10 +47,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agot_adjudicator.engine.bidding import collect_bids, pay_bids
+from agot_adjudicator.engine.bidding import collect_bids, pay_bids, wildlings_what
 from agot_adjudicator.engine.board import LOSS_ORDER, check_instant_win
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
 from agot_adjudicator.engine.supply import (
     Unit,
     as_entries,
@@ -148,9 +148,12 @@ def losses_for(state: GameState, units: list[Unit], house: str, owe: int,
                                   check_units=check_units)
 
 
-def _pick_tied(ctx: Context, tied: list[str], which: str, what: str) -> str:
-    """The Iron Throne holder picks one of ``tied`` (the highest or the lowest bidder)."""
-    holder = ctx.state.holder("iron_throne")
+WHAT = {"highest": "may take a card back", "lowest": "removes 4 points of units"}
+
+
+def _tie_request(ctx: Context, tied: list[str], which: str, holder: str) -> tuple[Request, Any]:
+    """The Iron Throne holder's pick among ``tied`` (the highest or the lowest bidders), and the
+    plan that answers it."""
     plan: Any = NO_PLAN
     ranking = ctx.inputs.plan(holder, "tie_break", None)
     if ranking is not None and all(h in ranking for h in tied):
@@ -159,28 +162,25 @@ def _pick_tied(ctx: Context, tied: list[str], which: str, what: str) -> str:
     default = tied[0] if which == "highest" else tied[-1]
     request = Request(ctx.rid("wildlings", which, "tie_break", holder), holder, "tie_break",
                       f"{holder} holds the Iron Throne: {', '.join(tied)} tie as {which} bidders; "
-                      f"choose the one who {what}.", tuple(tied), default)
-    chosen: str = ctx.ask(request, plan)
+                      f"choose the one who {WHAT[which]}.", tuple(tied), default)
+    return request, plan
+
+
+def _pick_tied(ctx: Context, tied: list[str], which: str) -> str:
+    """The Iron Throne holder picks one of ``tied`` (the highest or the lowest bidder)."""
+    holder = ctx.state.holder("iron_throne")
+    chosen: str = ctx.ask(*_tie_request(ctx, tied, which, holder))
     ctx.emit("tie_broken", "R8.3" if which == "highest" else "R8.4",
              about=f"wildlings/{which}", by=holder, chosen=chosen)
     return chosen
 
 
-def _reward(ctx: Context, bids: dict[str, int]) -> None:
+def _reward_request(ctx: Context, winner: str) -> tuple[Request, Any] | None:
+    """The reward decision of ``winner`` and its plan; None without discarded cards (R8.3)."""
     s, rs = ctx.state, ctx.ruleset
-    top = max(bids.values())
-    tied = [h for h in bids if bids[h] == top]
-    if len(tied) > 1 and not any(s.houses[h].discards for h in tied):
-        ctx.emit("card_returned", "R8.3", house=None, card=None,
-                 reason=f"no discarded cards among the highest bidders ({', '.join(tied)})")
-        return
-    winner = tied[0] if len(tied) == 1 else _pick_tied(ctx, tied, "highest",
-                                                        "may take a card back")
-    hs = s.houses[winner]
-    if not hs.discards:
-        ctx.emit("card_returned", "R8.3", house=winner, card=None, reason="no discarded cards")
-        return
-    discards = list(hs.discards)
+    discards = list(s.houses[winner].discards)
+    if not discards:
+        return None
     order = list(rs.cards_by_house[winner])
     default = max(discards, key=lambda c: (rs.house_cards[c].strength, -order.index(c)))
     plan: Any = NO_PLAN
@@ -192,27 +192,44 @@ def _reward(ctx: Context, bids: dict[str, int]) -> None:
                       f"The Night's Watch holds; {winner}, the highest bidder, may take one "
                       f"discarded house card back ({', '.join(discards)}) or none.",
                       (*discards, NONE), default)
-    card = ctx.ask(request, plan)
+    return request, plan
+
+
+def _reward(ctx: Context, bids: dict[str, int]) -> None:
+    s, rs = ctx.state, ctx.ruleset
+    top = max(bids.values())
+    tied = [h for h in bids if bids[h] == top]
+    if len(tied) > 1 and not any(s.houses[h].discards for h in tied):
+        ctx.emit("card_returned", "R8.3", house=None, card=None,
+                 reason=f"no discarded cards among the highest bidders ({', '.join(tied)})")
+        return
+    winner = tied[0] if len(tied) == 1 else _pick_tied(ctx, tied, "highest")
+    asked = _reward_request(ctx, winner)
+    if asked is None:
+        ctx.emit("card_returned", "R8.3", house=winner, card=None, reason="no discarded cards")
+        return
+    card = ctx.ask(*asked)
     if card == NONE:
         ctx.emit("card_returned", "R8.3", house=winner, card=None, reason="declined")
         return
+    hs = s.houses[winner]
     hs.discards.remove(card)
     hs.hand.append(card)
-    hs.hand.sort(key=order.index)
+    hs.hand.sort(key=list(rs.cards_by_house[winner]).index)
     ctx.emit("card_returned", "R8.3", house=winner, card=card)
 
 
-def _losses(ctx: Context, bids: dict[str, int]) -> None:
+def _loss_items(ctx: Context, owes: dict[str, int]) -> tuple[list[tuple[Request, Any]], list[str],
+                                                             dict[str, list[Unit]]]:
+    """The losses decisions of the houses of ``owes`` (in order of play) with their plans, the
+    houses asked, and the units of those that must remove everything (not asked, R8.4)."""
     s, rs = ctx.state, ctx.ruleset
-    low = min(bids.values())
-    tied = [h for h in bids if bids[h] == low]
-    lowest = tied[0] if len(tied) == 1 else _pick_tied(ctx, tied, "lowest",
-                                                        "removes 4 points of units")
-    owes = {h: 4 if h == lowest else 2 for h in bids}
     forced: dict[str, list[Unit]] = {}
     items = []
     asked = []
     for house in ctx.order_of_play():
+        if house not in owes:
+            continue
         units = units_of(s, rs, house)
         owe = owes[house]
         if required_payment(units, owe) == sum(POINTS[u] for _, u in units):
@@ -234,6 +251,36 @@ def _losses(ctx: Context, bids: dict[str, int]) -> None:
         plan = ctx.inputs.plan(house, "wildling_losses", None)
         items.append((request, NO_PLAN if plan is None else plan))
         asked.append(house)
+    return items, asked, forced
+
+
+def _missing(ctx: Context, items: list[tuple[Request, Any]]) -> list[PendingDecision]:
+    """The decisions of ``items`` that have no answer yet (looked up, not asked)."""
+    out = []
+    for request, plan in items:
+        ok, _, pending = ctx.decider.probe(request, plan)
+        if not ok:
+            assert pending is not None
+            out.append(pending)
+    return out
+
+
+def _losses(ctx: Context, bids: dict[str, int]) -> None:
+    """R8.4. A pending lowest-bidder tie-break also asks the losses of the houses outside the
+    tie, which owe 2 whoever is picked (RUL-8.4-4)."""
+    s, rs = ctx.state, ctx.ruleset
+    low = min(bids.values())
+    tied = [h for h in bids if bids[h] == low]
+    if len(tied) > 1:
+        holder = s.holder("iron_throne")
+        ok, _, pending = ctx.decider.probe(*_tie_request(ctx, tied, "lowest", holder))
+        if not ok:
+            assert pending is not None
+            items, _, _ = _loss_items(ctx, {h: 2 for h in bids if h not in tied})
+            raise Pending([pending, *_missing(ctx, items)])
+    lowest = tied[0] if len(tied) == 1 else _pick_tied(ctx, tied, "lowest")
+    owes = {h: 4 if h == lowest else 2 for h in bids}
+    items, asked, forced = _loss_items(ctx, owes)
     answers = dict(zip(asked, ctx.ask_together(items), strict=True))
     for house in ctx.order_of_play():
         units = units_of(s, rs, house)
@@ -250,6 +297,43 @@ def _losses(ctx: Context, bids: dict[str, int]) -> None:
     check_instant_win(ctx)
 
 
+def decisions_ahead(ctx: Context, bids: dict[str, int], holder: str) -> list[PendingDecision]:
+    """The missing decisions of a Wildling Attack still to resolve that ``bids`` and the Iron
+    Throne ``holder`` already decide (RUL-3.6-3): the tie-break, then the reward once the
+    winner is known, or the losses of every house whose debt is known. Looked up, never asked;
+    the units are those the card will see (a Clash of Kings changes none)."""
+    s = ctx.state
+    if sum(bids.values()) >= s.wildling_threat:
+        top = max(bids.values())
+        tied = [h for h in bids if bids[h] == top]
+        if len(tied) > 1:
+            if not any(s.houses[h].discards for h in tied):
+                return []
+            request, plan = _tie_request(ctx, tied, "highest", holder)
+            ok, winner, pending = ctx.decider.probe(request, plan)
+            if not ok or request.why_illegal(winner) is not None:
+                return [pending] if pending is not None else []
+        else:
+            winner = tied[0]
+        asked = _reward_request(ctx, winner)
+        return [] if asked is None else _missing(ctx, [asked])
+    low = min(bids.values())
+    tied = [h for h in bids if bids[h] == low]
+    out: list[PendingDecision] = []
+    owes = {h: 2 for h in bids if h not in tied}
+    if len(tied) > 1:
+        request, plan = _tie_request(ctx, tied, "lowest", holder)
+        ok, lowest, pending = ctx.decider.probe(request, plan)
+        if not ok or request.why_illegal(lowest) is not None:
+            out += [pending] if pending is not None else []
+        else:
+            owes = {h: 4 if h == lowest else 2 for h in bids}
+    else:
+        owes = {h: 4 if h == tied[0] else 2 for h in bids}
+    items, _, _ = _loss_items(ctx, owes)
+    return out + _missing(ctx, items)
+
+
 def resolve_wildling_attack(ctx: Context) -> None:
     """Resolve a Wildling Attack card at the current threat (R3.7, R8), then reset the threat."""
     s = ctx.state
@@ -259,8 +343,7 @@ def resolve_wildling_attack(ctx: Context) -> None:
         bid = ctx.inputs.of(house).wildlings
         return NO_PLAN if bid is None else bid
 
-    bids = collect_bids(ctx, ("wildlings",), f"the Night's Watch against a wildling threat of "
-                        f"{threat}", plan_of)
+    bids = collect_bids(ctx, ("wildlings",), wildlings_what(threat), plan_of)
     strength = sum(bids.values())
     ctx.emit("bids_revealed", "R8.1", about="wildlings", bids=dict(bids))
     pay_bids(ctx, bids)

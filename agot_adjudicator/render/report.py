@@ -574,13 +574,45 @@ def render_log(events: Sequence[Event], maker: str | None = None) -> str:
                    for e in [*head, *events])
 
 
+def _flow(value: Any) -> str:
+    """``value`` as one line of YAML (flow style), for a comment."""
+    import yaml
+
+    text: str = yaml.safe_dump(value, default_flow_style=True, width=4096, allow_unicode=True,
+                               sort_keys=False)
+    return text.removesuffix("\n").removesuffix("\n...").strip()
+
+
+def paste_value(pending: PendingDecision) -> Any:
+    """The value of a decision in the paste-ready block: its documented default (docs/protocol.md
+    P2), which is the no-op where one exists (no orders, keep the orders, no move, no target,
+    nothing mustered), so that pasting the block unedited does only what ``--defaults`` would
+    (RUL-P2-1)."""
+    return pending.request.default
+
+
 def render_pending(pending: Sequence[PendingDecision]) -> str:
-    """The pending decisions, then an ``answers:`` block ready to paste and fill in."""
+    """The pending decisions, then an ``answers:`` block ready to paste and fill in.
+
+    Each value is the documented default (:func:`paste_value`); an example that would act
+    (a swap, a march, orders) is a ``# e.g.`` comment line above its entry (RUL-P2-1).
+    """
     text = dump_yaml({"pending": [p.to_dict() for p in pending]},
                      header=f"{len(pending)} decision(s) pending: add answers to a submission "
                             "file and run again.")
-    answers = {p.request.id: (p.request.example if p.request.example is not None
-                              else p.request.default) for p in pending}
-    text += "\n" + dump_yaml({"answers": answers},
-                             header="paste into the moderator's answers file and edit:")
-    return text
+    lines = ["answers:"] if pending else ["answers: {}"]
+    for p in pending:
+        value = paste_value(p)
+        example = p.request.example
+        if example is not None and example != value:
+            lines.append(f"  # e.g. {_flow(example)}")
+        if value is None:  # written out: an empty value reads as a forgotten answer
+            lines.append(f"  {p.request.id}: null")
+            continue
+        entry = dump_yaml({p.request.id: value}).rstrip("\n").split("\n")
+        lines += ["  " + line for line in entry]
+    text += "\n" + dump_yaml({}, header="paste into the moderator's answers file and edit: each "
+                              "value is the documented default\n(a no-op where one exists: "
+                              "pasted unedited it does what --defaults would); '# e.g.' shows an "
+                              "answer that acts.").removesuffix("{}\n")
+    return text + "\n".join(lines) + "\n"

@@ -11,6 +11,11 @@ a valid file that places no orders (R4.1: an area may be left without one).
 
 What is listed depends on the state's phase:
 
+Every plan is written with its documented default (docs/protocol.md P2) as the
+value, so uncommenting a line never asks for more than ``--defaults`` would;
+plans for a token the house may hold after a Clash of Kings (the Raven, the
+Blade, an Iron Throne tie-break) are offered to every house while one may come.
+
 - ``westeros`` (a round after the first): the Westeros cards of the round are
   not revealed yet. The skeleton lists plan sections for every card that the
   ruleset's decks hold (Clash of Kings bids, wildling bid and losses,
@@ -304,14 +309,19 @@ def _westeros_bids(out: _Lines, view: _View) -> None:
 def _raven_plan(out: _Lines, view: _View) -> None:
     """The Messenger Raven's swap (R4.6), for its holder before the orders are revealed."""
     s = view.state
-    if not (view.planning and s.holder("kings_court") == view.house and not s.raven_used
-            and view.mine):
+    if not (view.planning and _may_hold(view, "kings_court") and not s.raven_used and view.mine):
         return
     out.note("  Messenger Raven (R4.6): after the reveal, replace one of your orders by an unused")
     out.note("  token ({area: AREA, order: ORDER}), or null to keep them"
              + (" (if you still hold it after a Clash of Kings)." if "clash_of_kings" in view.possible
                 else "."))
     out.yaml(1, "raven: null", f"areas: {', '.join(view.mine)}")
+
+
+def _may_hold(view: _View, track: str) -> bool:
+    """Whether the house holds, or after a Clash of Kings that may still come this round may
+    hold, the special token of ``track`` (R3.6, R7.3): its plans for the token are offered."""
+    return view.state.holder(track) == view.house or "clash_of_kings" in view.possible
 
 
 def _raid_targets(view: _View, area_id: str) -> list[str]:
@@ -398,8 +408,9 @@ def _battle_plans(out: _Lines, view: _View) -> None:
                               f"{rs.house_cards[c].forts}" for c in hand) + ".")
     out.yaml(1, "house_cards:")
     out.yaml(2, f"- {{priority: {_flow(hand)}}}")
-    if s.holder("fiefdoms") == house and not s.blade_used:
-        out.yaml(1, "blade: auto", "Valyrian Steel Blade (R6.5): auto, never, always")
+    if _may_hold(view, "fiefdoms") and not s.blade_used:
+        out.yaml(1, "blade: never", "Valyrian Steel Blade (R6.5), if you hold it: never (the "
+                 "default), auto (when it wins), always")
     out.yaml(1, f"casualties: {_flow(LOSS_ORDER)}", "unit types to lose first (R6.7)")
     retreat_rows = [(a, retreat_options(s, rs, house, a)) for a in view.mine]
     retreat_rows = [(a, options) for a, options in retreat_rows if options]
@@ -437,9 +448,13 @@ def _westeros_plans(out: _Lines, view: _View) -> None:
                  "if Supply leaves armies over the limit (R3.4, R9)")
     if "wildling_attack" in possible:
         out.yaml(1, f"wildling_losses: {_flow(LOSS_ORDER)}", "if the wildlings win (R8.4)")
-        out.yaml(1, f"wildling_reward: {_flow(view.hs.discards)}",
+        order = list(rs.cards_by_house[house])
+        strongest = sorted(view.hs.discards, key=lambda c: (-rs.house_cards[c].strength,
+                                                            order.index(c)))
+        out.yaml(1, f"wildling_reward: {_flow(strongest)}",
                  "card to take back if the Night's Watch wins and you bid most (R8.3); "
                  f"discards now: {', '.join(view.hs.discards) or 'none'}")
-    if s.holder("iron_throne") == house:
+    if _may_hold(view, "iron_throne"):
         out.yaml(1, f"tie_break: {_flow(s.order_of_play())}",
-                 "as Iron Throne holder: order of tied houses (R7.2, R8)")
+                 "if you hold the Iron Throne: tied houses, highest first (R7.2, R8); the order "
+                 "of play is the default for Iron Throne and wildling ties")

@@ -382,6 +382,22 @@ class RandomPlayer:
                                      f"{why}")
         return value
 
+    def answer_all(self, pending: Sequence[PendingDecision], state: GameState) -> dict[str, Any]:
+        """Random legal answers to every decision of a stop, by id. The bids one house is asked
+        in one stop (every bid of the Westeros phase is asked at once, RUL-3.6-2) together stay
+        within its power at the stop."""
+        out: dict[str, Any] = {}
+        left = {h: hs.power for h, hs in state.houses.items()}
+        for p in pending:
+            request = p.request
+            if request.kind == "bid" and request.options:
+                top = min(left[request.house], max(request.options))
+                out[request.id] = self.rng.randint(0, top)
+                left[request.house] -= out[request.id]
+            else:
+                out[request.id] = self.answer(p, state)
+        return out
+
     def candidate(self, request: Request, state: GameState) -> Any:
         rng, rs, house = self.rng, self.ruleset, request.house
         kind = request.kind
@@ -565,6 +581,7 @@ class Driver:
                                     "moderator's file) gave different output")
             if result.status == "complete":
                 return result.state
+            values = self.player.answer_all(result.pending, result.state)
             for pd in result.pending:
                 request = pd.request
                 if request.house in self.nmr:
@@ -584,7 +601,7 @@ class Driver:
                                     "without a reason")
                 if pd.reason:
                     record.stale_plans += 1
-                value = self.player.answer(pd, result.state)
+                value = values[request.id]
                 answered.add(request.id)
                 record.answered += 1
                 record.kinds[request.kind] += 1

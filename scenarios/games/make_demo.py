@@ -70,8 +70,8 @@ def play(out: Path, seed: int) -> None:
             result = game.run.result
             if result.status == "complete":
                 break
-            for pd in result.pending:
-                answers[pd.request.id] = driver.player.answer(pd, result.state)
+            # every decision of the stop at once; bids asked together stay within the power
+            answers.update(driver.player.answer_all(result.pending, result.state))
             text = dump_yaml({"format": "agot-orders/1", "round": state.round,
                               "answers": answers},
                              header="the moderator's answers file: decisions the houses mailed "

@@ -1,0 +1,145 @@
+"""Fewer stops (issue 14, item 3): a stop asks every decision that does not depend on an answer
+still missing (docs/protocol.md P1 *Asking together*; RUL-3.6-2, RUL-3.6-3, RUL-8.4-4), and
+asking earlier never changes an outcome."""
+
+from __future__ import annotations
+
+import pytest
+from builders import answer, westeros_game
+
+from agot_adjudicator.engine.context import HouseInput, Inputs
+from agot_adjudicator.engine.decisions import AnswerError
+from agot_adjudicator.engine.round import resolve
+from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.ruleset import TRACKS
+
+RS = load_ruleset()
+HOUSES = ["baratheon", "lannister", "stark", "tyrell", "greyjoy"]
+
+
+def _ids(result) -> list[str]:
+    return [p.request.id for p in result.pending]
+
+
+def test_every_bid_of_the_westeros_phase_is_asked_at_the_first_stop():
+    """RUL-3.6-2: a Clash of Kings followed by a Wildling Attack asks the three tracks' bids and
+    the wildling bids in one stop; a later bid is offered the house's whole power."""
+    s = westeros_game(RS, II="clash_of_kings", III="wildling_attack")
+    result = resolve(RS, s, Inputs())
+    asked = _ids(result)
+    for key in [*(f"clash_of_kings/{t}" for t in TRACKS), "wildlings"]:
+        for house in s.order_of_play():
+            if s.houses[house].power:
+                assert f"r2/{key}/bid/{house}" in asked
+    later = next(p.request for p in result.pending if "kings_court" in p.request.id)
+    assert later.options == tuple(range(s.houses[later.house].power + 1))
+    assert "together at most your power" in later.prompt
+
+
+def test_known_earlier_bids_narrow_the_later_offer_and_an_overspend_is_an_error():
+    s = westeros_game(RS, II="clash_of_kings")
+    house = s.order_of_play()[0]
+    power = s.houses[house].power
+    inputs = Inputs({house: HouseInput(plans={})})
+    answers = {f"r2/clash_of_kings/iron_throne/bid/{house}": answer(power - 2)}
+    result = resolve(RS, s, inputs, answers)
+    fief = next(p.request for p in result.pending
+                if p.request.id == f"r2/clash_of_kings/fiefdoms/bid/{house}")
+    assert fief.options == (0, 1, 2)
+    # with all its power bid on the Iron Throne, the house is not asked for the later tracks
+    answers = {f"r2/clash_of_kings/iron_throne/bid/{house}": answer(power)}
+    assert not any(house in i and "fiefdoms" in i for i in _ids(resolve(RS, s, inputs, answers)))
+    # answering every bid, one house overspending its power: exit 1 when its track comes
+    every = {f"r2/clash_of_kings/{t}/bid/{h}": answer(0) for t in TRACKS for h in HOUSES}
+    every[f"r2/clash_of_kings/iron_throne/bid/{house}"] = answer(power)
+    every[f"r2/clash_of_kings/fiefdoms/bid/{house}"] = answer(1)
+    with pytest.raises(AnswerError, match="fiefdoms/bid"):
+        resolve(RS, s, Inputs(), every, defaults=True)
+
+
+def test_a_bid_answered_ahead_for_a_house_left_without_power_is_used():
+    """RUL-3.6-2: the 0 answered ahead for a track where the house has no power left is checked
+    and used, not reported as an answer no decision asked for."""
+    s = westeros_game(RS, II="clash_of_kings")
+    every = {f"r2/clash_of_kings/{t}/bid/{h}": answer(0) for t in TRACKS for h in HOUSES}
+    house = s.order_of_play()[0]
+    every[f"r2/clash_of_kings/iron_throne/bid/{house}"] = answer(s.houses[house].power)
+    result = resolve(RS, s, Inputs(), every, defaults=True)
+    assert result.status == "complete" and not result.unused_answers
+
+
+def _tied(first: int) -> dict:
+    """Iron Throne bids: the first two houses bid ``first`` each, the rest 0 (ties everywhere)."""
+    bids = {}
+    for i, h in enumerate(HOUSES):
+        bids[h] = HouseInput(bids={"iron_throne": first if i < 2 else 0, "fiefdoms": 0,
+                                   "kings_court": 0})
+    return bids
+
+
+def test_later_tie_breaks_are_asked_with_the_first_when_the_holder_is_known():
+    """RUL-3.6-3: an untied first place on the Iron Throne: the holder is known, the three
+    tie-breaks are asked together."""
+    s = westeros_game(RS, II="clash_of_kings")
+    inputs = _tied(1)
+    inputs["baratheon"] = HouseInput(bids={"iron_throne": 2, "fiefdoms": 0, "kings_court": 0})
+    result = resolve(RS, s, Inputs(inputs))
+    assert _ids(result) == ["r2/clash_of_kings/iron_throne/tie_break/baratheon",
+                            "r2/clash_of_kings/fiefdoms/tie_break/baratheon",
+                            "r2/clash_of_kings/kings_court/tie_break/baratheon"]
+
+
+def test_a_tie_for_the_iron_throne_holds_back_the_later_tie_breaks():
+    """RUL-3.6-3: a tie for the first place decides the holder, who breaks the later ties."""
+    s = westeros_game(RS, II="clash_of_kings")
+    result = resolve(RS, s, Inputs(_tied(1)))
+    assert _ids(result) == ["r2/clash_of_kings/iron_throne/tie_break/baratheon"]
+
+
+def test_wildling_decisions_come_with_the_clash_tie_breaks():
+    """RUL-3.6-3: with a Wildling Attack after the Clash, the tie-breaks and the losses of every
+    house whose debt is known are asked with the Clash's tie-breaks."""
+    s = westeros_game(RS, II="clash_of_kings", III="wildling_attack")
+    s.wildling_threat = 10
+    inputs = _tied(1)
+    inputs["baratheon"] = HouseInput(bids={"iron_throne": 2, "fiefdoms": 0, "kings_court": 0},
+                                     wildlings=1)
+    inputs = {h: HouseInput(bids=i.bids, wildlings=1 if h == "baratheon" else 0)
+              for h, i in inputs.items()}
+    result = resolve(RS, s, Inputs(inputs))
+    asked = _ids(result)
+    assert asked[:3] == ["r2/clash_of_kings/iron_throne/tie_break/baratheon",
+                         "r2/clash_of_kings/fiefdoms/tie_break/baratheon",
+                         "r2/clash_of_kings/kings_court/tie_break/baratheon"]
+    assert "r2/wildlings/lowest/tie_break/baratheon" in asked
+    assert "r2/wildlings/losses/baratheon" in asked  # outside the lowest tie: owes 2
+    assert not any(a.startswith("r2/wildlings/losses/") and not a.endswith("baratheon")
+                   for a in asked)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_answers_given_at_once_or_stop_by_stop_give_the_same_round(seed):
+    """Asking earlier never changes an outcome: the answers a stop-by-stop run collected, given
+    all at once, complete the round with the same state and events."""
+    from agot_adjudicator.workflow.autoplay import Driver
+
+    driver = Driver(seed, 3 + seed % 3, RS, nmr_rate=0.0)
+    state = driver.new_state()
+    for _ in range(4):
+        docs = driver.submissions(state)
+        inputs = Inputs({d["house"]: HouseInput(orders=d.get("orders"), bids=d.get("bids"),
+                                                wildlings=d.get("wildlings"),
+                                                plans=d.get("plans", {})) for d in docs})
+        given: dict = {}
+        for _ in range(100):
+            result = resolve(RS, state, inputs, {k: answer(v) for k, v in given.items()})
+            if result.status == "complete":
+                break
+            given.update(driver.player.answer_all(result.pending, result.state))
+        once = resolve(RS, state, inputs, {k: answer(v) for k, v in given.items()})
+        assert once.status == "complete" and not once.unused_answers
+        assert once.state.to_dict(RS) == result.state.to_dict(RS)
+        assert once.events == result.events
+        state = result.state
+        if state.phase == "ended":
+            break
