@@ -123,16 +123,7 @@ class Decider:
                                                 f"{why}")])
             self.used.append(request.id)
             return True, given.value, None
-        reason = None
-        if plan is not NO_PLAN:
-            why = request.why_illegal(plan)
-            if why is None:
-                return True, plan, None
-            reason = f"the plan no longer fits: {why}"
-        if self.defaults or request.house in self.nmr:
-            self.applied_defaults.append((request, reason or "no answer"))
-            return True, request.default, None
-        return False, None, PendingDecision(request, reason)
+        return self._without_answer(request, plan, record=True)
 
     def probe(self, request: Request, plan: Any = NO_PLAN) -> tuple[bool, Any, PendingDecision | None]:
         """Whether ``request`` has an answer already, without recording anything: ``(True,
@@ -145,6 +136,12 @@ class Decider:
         given = self.answers.get(request.id)
         if given is not None:
             return True, given.value, None
+        return self._without_answer(request, plan, record=False)
+
+    def _without_answer(self, request: Request, plan: Any, *,
+                        record: bool) -> tuple[bool, Any, PendingDecision | None]:
+        """No direct answer: the plan if it fits, else the default under ``--nmr``/``--defaults``
+        (noted when ``record``), else pending with the reason (P1, P2)."""
         reason = None
         if plan is not NO_PLAN:
             why = request.why_illegal(plan)
@@ -152,6 +149,8 @@ class Decider:
                 return True, plan, None
             reason = f"the plan no longer fits: {why}"
         if self.defaults or request.house in self.nmr:
+            if record:
+                self.applied_defaults.append((request, reason or "no answer"))
             return True, request.default, None
         return False, None, PendingDecision(request, reason)
 
