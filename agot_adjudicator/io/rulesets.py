@@ -345,13 +345,19 @@ def state_ruleset(state_path: str | Path, game_dir: str | Path | None = None) ->
         data = load_yaml(state_path).data
     except InputError:
         return None
-    named = data.get("ruleset") if isinstance(data, dict) else None
+    return named_ruleset(data.get("ruleset") if isinstance(data, dict) else None, game_dir)
+
+
+def named_ruleset(named: Any, game_dir: str | Path | None = None,
+                  extra: Ruleset | None = None) -> Ruleset | None:
+    """The known ruleset a recorded ``{name, sha256}`` mapping names (a state's ``ruleset:``,
+    a chain's ``ruleset_moved.from``; see :func:`find_ruleset`); None for anything else."""
     if not isinstance(named, dict):
         return None
     name, sha256 = named.get("name"), named.get("sha256")
     if not isinstance(name, str) or not isinstance(sha256, str):
         return None
-    return find_ruleset(name, sha256, game_dir)
+    return find_ruleset(name, sha256, game_dir, extra)
 
 
 def keep_ruleset(ruleset: Ruleset, game_dir: str | Path) -> list[Path]:

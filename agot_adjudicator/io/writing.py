@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -138,9 +138,3 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def write_all_atomic(outputs: Iterable[tuple[str | os.PathLike[str], str]]) -> None:
-    """Write several files; each one atomically."""
-    for path, text in outputs:
-        write_atomic(path, text)

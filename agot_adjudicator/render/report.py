@@ -564,6 +564,12 @@ LOG_FORMAT = "agot-log/2"
 """Version 2 starts with a ``record`` line naming its maker; version 1 (agot 0.1.0) had none."""
 
 
+def is_record_line(event: Any) -> bool:
+    """Whether a log line is the ``record`` line naming the release that wrote the log (not
+    an event of the game)."""
+    return isinstance(event, dict) and event.get("type") == "record" and "written_by" in event
+
+
 def render_log(events: Sequence[Event], maker: str | None = None) -> str:
     """JSON Lines: one event per line, keys in event order (fields: ``events.EVENT_FIELDS``).
 

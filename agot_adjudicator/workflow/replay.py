@@ -34,12 +34,13 @@ from agot_adjudicator.io.commit import COMMIT_DIR, pending_commit
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.reading import load_yaml
-from agot_adjudicator.io.rulesets import find_ruleset
+from agot_adjudicator.io.rulesets import named_ruleset
 from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
 from agot_adjudicator.io.validation import provisional_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
+from agot_adjudicator.render.report import is_record_line
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.validate import load_state
@@ -188,12 +189,7 @@ def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
     named = data
     for key in keys:
         named = named.get(key) if isinstance(named, dict) else None
-    if not isinstance(named, dict):
-        return in_use
-    name, sha256 = named.get("name"), named.get("sha256")
-    if not isinstance(name, str) or not isinstance(sha256, str):
-        return in_use
-    return find_ruleset(name, sha256, game_dir, extra=in_use) or in_use
+    return named_ruleset(named, game_dir, extra=in_use) or in_use
 
 
 def recorded_options(chain: Any) -> tuple[list[str], bool]:
@@ -333,7 +329,7 @@ def log_content(text: str) -> list[dict[str, Any]] | None:
             return None
         if not isinstance(event, dict):
             return None
-        if event.get("type") == "record" and "written_by" in event:
+        if is_record_line(event):
             continue
         events.append({k: v for k, v in event.items() if k not in PROSE_FIELDS})
     return events

@@ -21,6 +21,7 @@ from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.report import is_record_line
 from agot_adjudicator.workflow.replay import Replay, replay_game
 from agot_adjudicator.workflow.validate import load_state
 
@@ -49,7 +50,7 @@ def read_log(path: Path) -> list[dict[str, Any]]:
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             problems.append(Problem(str(path), number, 1, "", "not an event (an object with a type)"))
             continue
-        if event["type"] == "record" and "written_by" in event:
+        if is_record_line(event):
             continue
         events.append(event)
     if problems:
