@@ -411,3 +411,18 @@ def test_every_suggestion_in_random_states_is_accepted_by_the_engine(ruleset: Ru
                                                                           area_id)
                 checked["retreats"] += 1
     assert all(n > 20 for n in checked.values()), checked
+
+
+def test_template_from_a_game_names_the_game_check(tmp_path: Path) -> None:
+    """From a game directory the skeleton names ``agot validate --game`` (the player has no
+    state file: it holds every hand), from a state file ``agot validate STATE``."""
+    runner = CliRunner()
+    game = tmp_path / "g"
+    assert runner.invoke(main, ["new", "--players", "3", "--seed", "4", "--game", str(game)]).exit_code == 0
+    from_game = runner.invoke(main, ["template", "--game", str(game), "--house", "stark"])
+    assert from_game.exit_code == 0, from_game.output
+    assert "Check it before sending: the moderator runs agot validate --game GAME THIS_FILE" \
+        in from_game.output
+    from_state = runner.invoke(main, ["template", str(game / "round-01" / "state.yaml"),
+                                      "--house", "stark"])
+    assert "agot validate STATE THIS_FILE" in from_state.output

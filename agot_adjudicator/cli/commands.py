@@ -413,7 +413,7 @@ def template(ctx: click.Context, state: str | None, game_dir: str | None, house:
     Westeros decks, so it may be sent to the player.
     """
     board, ruleset = board_for(ctx, state, game_dir)
-    text = template_text(board, house, ruleset, schema_ref)
+    text = template_text(board, house, ruleset, schema_ref, game_dir)
     if output is None:
         click.echo(text, nl=False)
         return

@@ -193,14 +193,15 @@ class _View:
 
 
 def order_template(state: GameState, ruleset: Ruleset, house: str,
-                   schema_ref: str = DEFAULT_SCHEMA_REF) -> str:
+                   schema_ref: str = DEFAULT_SCHEMA_REF, check: str = "agot validate STATE THIS_FILE") -> str:
     """The order file skeleton of ``house`` for the round of ``state`` (R3–R8; see module doc).
 
-    ``house`` must be in play and the game not ended (the CLI checks both).
+    ``house`` must be in play and the game not ended (the CLI checks both); ``check`` is the
+    command the file's notes tell the player to check it with.
     """
     view = _View.of(state, ruleset, house)
     out = _Lines()
-    _header(out, view, schema_ref)
+    _header(out, view, schema_ref, check)
     if view.planning:
         _orders(out, view)
     else:
@@ -222,7 +223,7 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
     return out.text()
 
 
-def _header(out: _Lines, view: _View, schema_ref: str) -> None:
+def _header(out: _Lines, view: _View, schema_ref: str, check: str) -> None:
     """The ``$schema`` line, how to use the file, and its live keys."""
     s, house = view.state, view.house
     out.live(f"# yaml-language-server: $schema={schema_ref}")
@@ -237,7 +238,7 @@ def _header(out: _Lines, view: _View, schema_ref: str) -> None:
     out.note("Lines starting with '# ' are YAML: delete the '# ' (keep the indentation) to use them,")
     out.note("then edit the example value. Lines starting with '##' explain. Left as it is, this file")
     out.note(f"is valid and submits nothing: the adjudicator will ask for {house}'s decisions.")
-    out.note("Check it before sending: agot validate STATE THIS_FILE")
+    out.note(f"Check it before sending: {check}")
     out.live("format: agot-orders/1")
     out.live(f"round: {s.round}")
     out.live(f"house: {house}")

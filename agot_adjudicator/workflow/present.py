@@ -52,9 +52,10 @@ def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change]
     return diff_states(loaded[0], loaded[1], ruleset), warnings
 
 
-def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str) -> str:
+def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str,
+                  game_dir: str | None = None) -> str:
     """The order file skeleton of ``house`` for ``board`` (``agot template``; see
-    :func:`load_board`)."""
+    :func:`load_board`); from a game directory it names ``agot validate --game``."""
     doc, state = board.doc, board.state
     if house not in state.houses:
         raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
@@ -62,7 +63,9 @@ def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str) -
     if state.phase == "ended":
         raise IllegalInput([doc.problem(["phase"], f"the game has ended (round {state.round}): "
                                       "there is nothing to submit")])
-    return order_template(state, ruleset, house, schema_ref)
+    check = ("the moderator runs agot validate --game GAME THIS_FILE" if game_dir is not None
+             else "agot validate STATE THIS_FILE")
+    return order_template(state, ruleset, house, schema_ref, check)
 
 
 def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: str, *,
