@@ -76,7 +76,9 @@ def test_the_stop_writes_the_board_as_it_stands(stopped):
     assert now.startswith("# agot PROVISIONAL state")
     assert "\nprovisional:\n  stopped: planning\n" in now
     assert "r2/orders/stark" in now and "\nchain:" not in now
-    assert (rd(stopped) / "now.svg").read_text().startswith("<?xml")
+    picture = (rd(stopped) / "now.svg").read_text()
+    assert picture.startswith("<?xml") and 'id="provisional"' in picture
+    assert "provisional (the board at a stop)</title>" in picture
     assert (rd(stopped) / "pending.yaml").is_file()
     assert not (stopped / "round-02").exists()
 
@@ -129,7 +131,10 @@ def test_template_and_map_now_use_the_board_as_it_stands(runner, stopped, tmp_pa
     drawn = runner.invoke(main, ["map", "--game", str(stopped), "--now", "--house", "stark",
                                  "-o", str(picture)])
     assert drawn.exit_code == 0, drawn.output
-    assert picture.read_text().startswith("<?xml")
+    assert picture.read_text().startswith("<?xml") and 'id="provisional"' in picture.read_text()
+    of_state = tmp_path / "state.svg"
+    assert runner.invoke(main, ["map", str(rd(stopped) / "state.yaml"), "-o", str(of_state)]).exit_code == 0
+    assert 'id="provisional"' not in of_state.read_text()
     refused = runner.invoke(main, ["map", "--game", str(stopped), "--house", "stark",
                                    "-o", str(picture)])
     assert refused.exit_code == 2 and "--now" in refused.output

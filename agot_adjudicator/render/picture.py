@@ -96,6 +96,10 @@ def _el(tag: str, attrs: Sequence[tuple[str, object]], text: str | None = None) 
     return f"<{tag}{_attrs(attrs)}>{escape(text)}</{tag}>"
 
 
+PROVISIONAL = "#b00020"
+"""The colour of a stopped run's caption (``now.svg``)."""
+
+
 def _text(x: float, y: float, text: str, size: float = 12, *, anchor: str = "start",
           weight: str | None = None, fill: str = "#111111", extra: Sequence[tuple[str, object]] = ()
           ) -> str:
@@ -520,8 +524,9 @@ def _cell(x: float, y: float, w: float, h: float, label: str, *, on: bool,
 
 
 def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
-           play: RoundPlay | None = None) -> tuple[str, float]:
-    """The side panel at ``x``; returns its SVG and its bottom (``play``: a round picture's)."""
+           play: RoundPlay | None = None, provisional: bool = False) -> tuple[str, float]:
+    """The side panel at ``x``; returns its SVG and its bottom (``play``: a round picture's;
+    ``provisional``: a stopped run's board, P4)."""
     out: list[str] = ["<g id=\"panel\">"]
     y = MARGIN + 14
     for line in _wrap(ruleset.title, 44):
@@ -538,6 +543,13 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
         view = "the orders as revealed, what moved, fought and fell"
     out.append(_text(x, y, view, 12, extra=[("id", "view"), ("data-house", house),
                                            ("font-style", "italic")]))
+    if provisional:
+        y += 18
+        out.append(_text(x, y, "Provisional: the board as a stopped run left it,", 12,
+                         weight="bold", fill=PROVISIONAL, extra=[("id", "provisional")]))
+        y += 16
+        out.append(_text(x, y, "not a record (pending decisions)", 12, weight="bold",
+                         fill=PROVISIONAL))
     if state.winner:
         y += 18
         out.append(_text(x, y, f"Winner: {', '.join(state.winner['houses'])}", 12, weight="bold",
@@ -726,33 +738,35 @@ def _legend(x: float, y: float, round_play: bool = False) -> tuple[str, float]:
 # --- the picture -----------------------------------------------------------------------------
 
 def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
-               orders: bool = False, maker: str | None = None) -> str:
+               orders: bool = False, maker: str | None = None, provisional: bool = False) -> str:
     """The SVG text of the board of ``state``: areas, borders, units, tokens and tracks.
 
     ``house``: draw only what that house may see (others' orders are face down
     until revealed, R4.1, R4.5; hands and decks are never drawn). ``orders``:
     draw the orders on the board (mid-round states). ``maker``: the release named in a
-    ``<!-- written by … -->`` comment after the XML declaration. Raises ValueError for a
-    house not in play.
+    ``<!-- written by … -->`` comment after the XML declaration. ``provisional``: the board of
+    a stopped run (``now.yaml``, P4), captioned so it cannot pass for a round's record. Raises
+    ValueError for a house not in play.
     """
     if house is not None and house not in state.houses:
         raise ValueError(f"'{house}' is not a house in play ({', '.join(state.order_of_play())})")
-    return _picture(state, ruleset, house, orders, maker=maker)
+    return _picture(state, ruleset, house, orders, maker=maker, provisional=provisional)
 
 
 def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool,
-             play: RoundPlay | None = None, maker: str | None = None) -> str:
+             play: RoundPlay | None = None, maker: str | None = None, provisional: bool = False) -> str:
     boxes = [area_box(ruleset.areas[a]) for a in ruleset.area_ids]
     map_right = max(b[2] for b in boxes) + MARGIN
     map_bottom = max(b[3] for b in boxes) + MARGIN
     min_x = min(0.0, min(b[0] for b in boxes) - MARGIN)
     min_y = min(0.0, min(b[1] for b in boxes) - MARGIN)
     panel_x = map_right + 14
-    panel, panel_bottom = _panel(state, ruleset, panel_x, house, play)
+    panel, panel_bottom = _panel(state, ruleset, panel_x, house, play, provisional)
     width = panel_x + PANEL_WIDTH - min_x
     height = max(map_bottom, panel_bottom + MARGIN) - min_y
     what = (f"round {play.round} as played: orders as revealed, marches, battles, raids"
-            if play is not None else f"round {state.round}, {state.phase} phase")
+            if play is not None else f"round {state.round}, {state.phase} phase"
+            + (", provisional (the board at a stop)" if provisional else ""))
     out = [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
         *([f"<!-- written by {escape(maker)} -->"] if maker else []),

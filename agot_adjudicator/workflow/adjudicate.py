@@ -198,7 +198,8 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
             from agot_adjudicator.render.picture import render_svg
 
             # Orders on a stopped run's board are revealed (R4.5): drawn face up.
-            now_picture = render_svg(result.state, ruleset, orders=True, maker=maker)
+            now_picture = render_svg(result.state, ruleset, orders=True, maker=maker,
+                                     provisional=True)
     report += record_text(run, state, fmt, maker)
     return Outputs(state, report, render_log(result.events, maker), pending, picture, moves,
                    now_state, now_picture)

@@ -159,4 +159,5 @@ def map_svg(board: Board, ruleset: Ruleset, house: str | None = None,
     state = board.state
     if house is not None and house not in state.houses:
         raise UsageError(f"--house {house}: not a house in play ({', '.join(state.order_of_play())})")
-    return render_svg(state, ruleset, house=house, orders=orders, maker=MAKER)
+    return render_svg(state, ruleset, house=house, orders=orders, maker=MAKER,
+                      provisional=board.provisional)
