@@ -6,6 +6,7 @@ localhost: aiosmtpd)."""
 from __future__ import annotations
 
 import email
+import re
 import shutil
 import socket
 import threading
@@ -247,3 +248,32 @@ def test_send_dry_run_sends_and_records_nothing(played, runner):
     result = runner.invoke(main, ["send", "--game", str(played), "--dry-run"])
     assert result.exit_code == 0 and result.output.count("would send") == len(HOUSES)
     assert not (played / "round-02" / "mail" / "sent.jsonl").exists()
+
+
+# --- text at 72 columns -------------------------------------------------------------------------
+
+def test_wide_tables_fit_72_columns_and_stay_aligned_with_wide_characters():
+    from agot_adjudicator.render.tables import table
+
+    rows = [["临冬城", "史塔克家族: 1 名骑士, 2 名步兵", "行军 +1", "史塔克", "无"],
+            ["Moat Cailin", "stark: 1 footman, 1 knight, 2 ships", "March +0", "stark", "6"],
+            ["君临", "", "", "", "5 (neutral force, strength five)"]]
+    text = table(rows, ["area", "units", "order", "power token", "neutral force"], width=72)
+    lines = text.split("\n")
+    assert max(columns(line) for line in lines) <= 72
+    assert max(columns(line) for line in table(rows, ["a"] * 5).split("\n")) > 72
+    rule = lines[1]  # the dashes under the headers: where each column starts
+    starts = {i for i, ch in enumerate(rule) if ch == "-" and (i == 0 or rule[i - 1] == " ")}
+    for line in lines[2:]:
+        for match in re.finditer(r"(?:^|  )(\S)", line):
+            assert columns(line[:match.start(1)]) in starts, (line, match.group(1))
+
+
+def test_wrap_counts_terminal_columns():
+    from agot_adjudicator.render.report import wrap
+
+    text = "- " + "北境 " * 30
+    lines = wrap(text.rstrip(), 20).split("\n")
+    assert all(columns(line) <= 20 for line in lines)
+    assert all(line.startswith("  北境") for line in lines[1:])
+    assert wrap("short", 72) == "short" and wrap("x " * 50, None) == "x " * 50
