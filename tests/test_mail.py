@@ -277,3 +277,58 @@ def test_wrap_counts_terminal_columns():
     assert all(columns(line) <= 20 for line in lines)
     assert all(line.startswith("  北境") for line in lines[1:])
     assert wrap("short", 72) == "short" and wrap("x " * 50, None) == "x " * 50
+
+
+def self_signed(tmp_path: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 made with the openssl command (no new dependency)."""
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return cert, key
+
+
+def test_send_with_starttls_and_login(played, runner, tmp_path, monkeypatch):
+    import ssl
+
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    cert, key = self_signed(tmp_path)
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert, key)
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        assert isinstance(auth_data, LoginPassword)
+        logins.append((auth_data.login, auth_data.password))
+        return AuthResult(success=auth_data.password == b"s3cret")
+
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port(), tls_context=server_tls,
+                            require_starttls=True, authenticator=authenticator,
+                            auth_require_tls=True)
+    controller.start()
+    try:
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the client trusts the test certificate
+        monkeypatch.setenv("GM_PASSWORD", "s3cret")
+        args = ["send", "--game", str(played), "--smtp", f"127.0.0.1:{controller.port}",
+                "--from", "gm@example.org", "--starttls", "--user", "gm",
+                "--password-env", "GM_PASSWORD", "--house", "stark"]
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert logins == [(b"gm", b"s3cret")]
+        assert [r for r, _ in inbox.received] == [["stark@example.org"]]
+        monkeypatch.setenv("GM_PASSWORD", "wrong")
+        result = runner.invoke(main, [*args, "--again"])
+        assert result.exit_code == 2 and "nothing was sent" in result.output
+        assert len(inbox.received) == 1
+        result = runner.invoke(main, [a for a in args if a != "--starttls"] + ["--again"])
+        assert result.exit_code == 2  # the server wants TLS first: refused, nothing sent
+        assert len(inbox.received) == 1
+    finally:
+        controller.stop()
