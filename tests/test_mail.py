@@ -332,3 +332,13 @@ def test_send_with_starttls_and_login(played, runner, tmp_path, monkeypatch):
         assert len(inbox.received) == 1
     finally:
         controller.stop()
+
+
+def test_a_linked_mail_folder_is_refused_and_nothing_written(tmp_path, runner):
+    game = game_at_round_one(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (game / "round-01" / "mail").symlink_to(elsewhere)
+    result = runner.invoke(main, ["adjudicate", "--game", str(game)])
+    assert result.exit_code == 1 and "mail" in result.output
+    assert list(elsewhere.iterdir()) == [] and not (game / "round-01" / "report.md").exists()

@@ -130,6 +130,10 @@ def commit_round(game_dir: str | os.PathLike[str], commit: RoundCommit) -> None:
         raise UsageError(f"{root / COMMIT_DIR}: an unfinished commit is in the way")
     for name in commit.files:  # what cannot be replaced is found before anything is written
         target = root / commit.round / name
+        folder = target.parent
+        if "/" in name and (folder.is_symlink() or (folder.exists() and not folder.is_dir())):
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder agot can write the round's "
+                                     f"{name} in (a link or a file); remove it", str(folder))
         if target.is_dir() and not target.is_symlink():
             raise IsADirectoryError(errno.EISDIR, "is a directory; cannot write the round's "
                                     f"{name} there", str(target))
