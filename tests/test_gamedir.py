@@ -50,7 +50,7 @@ def test_new_game_dir_layout(game):
     assert kept == [load_ruleset().sha256]
     first = game / "round-01"
     assert {p.name for p in first.iterdir()} == {"state.yaml", "orders", "report.md", "log.jsonl",
-                                                 "board.svg", "moves.svg"}
+                                                 "board.svg", "moves.svg", "mail"}
     assert not (game / "round-04" / "report.md").exists()
 
 

@@ -525,9 +525,12 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     Exit 0 and write the next state when the round is complete; exit 3 and
     print the pending decisions (paste-ready YAML) when answers are missing.
     """
-    if private_house is not None and (game_dir or not report):
-        raise UsageError("--private HOUSE adds to the report: give --report FILE (not "
-                               "--game, whose report is the public record)")
+    if private_house is not None and game_dir:
+        raise UsageError("--private HOUSE: with --game DIR every run writes each house's "
+                         "private report as round-NN/mail/HOUSE.txt (and HOUSE.eml, ready to "
+                         "send); report.md stays the public record")
+    if private_house is not None and not report:
+        raise UsageError("--private HOUSE adds to the report: give --report FILE")
     if game_dir is not None and report_format != "markdown":
         raise UsageError("--game DIR keeps the Markdown report (the record replay checks); "
                                "--format text needs STATE ... --report FILE")
@@ -626,6 +629,59 @@ def _wrote(output: str, result: Any) -> None:
     status = (f"game over: {', '.join(s.winner['houses'])} won" if s.winner
               else f"next: round {s.round}, {s.phase} phase")
     click.echo(f"wrote {output} ({status}); {len(result.events)} events")
+
+
+@main.command(epilog=EPILOG)
+@click.option("--game", "game_dir", required=True, type=click.Path(file_okay=False),
+              help="The game directory whose mail to send.")
+@click.option("--smtp", "server", metavar="HOST:PORT",
+              help="The SMTP server to send through (required unless --dry-run).")
+@click.option("--starttls", is_flag=True,
+              help="Switch to TLS with STARTTLS before logging in (refused if not offered).")
+@click.option("--user", help="Log in as USER (the password comes from --password-env).")
+@click.option("--password-env", "password_env", metavar="VAR", default="AGOT_SMTP_PASSWORD",
+              show_default=True, help="The environment variable holding the password.")
+@click.option("--from", "sender", metavar="ADDR", help="The moderator's address (From).")
+@click.option("--round", "number", type=click.IntRange(min=1),
+              help="Send round N's mail (default: the last round with mail).")
+@click.option("--house", "houses", multiple=True, metavar="HOUSE",
+              help="Send only HOUSE's message (repeatable).")
+@click.option("--again", is_flag=True, help="Send messages already recorded as sent again.")
+@click.option("--dry-run", is_flag=True, help="Say what would be sent; send nothing.")
+@handle_errors
+def send(game_dir: str, server: str | None, starttls: bool, user: str | None,
+         password_env: str, sender: str | None, number: int | None, houses: tuple[str, ...],
+         again: bool, dry_run: bool) -> None:
+    """Mail each house its message of a round (round-NN/mail/HOUSE.eml) over SMTP.
+
+    Each message goes to the house's address in GAME/players.yaml; sent messages are
+    recorded in mail/sent.jsonl and not sent twice. Exit 2 when a house got no message.
+    """
+    import os
+
+    from agot_adjudicator.workflow.send import NotAllSent, Server, parse_server, send_round
+
+    smtp = None
+    if not dry_run:
+        if server is None:
+            raise UsageError("give --smtp HOST:PORT (or --dry-run)")
+        if not sender or "@" not in sender:
+            raise UsageError("give --from ADDR: the moderator's address the messages come from")
+        password = None
+        if user is not None:
+            password = os.environ.get(password_env)
+            if password is None:
+                raise UsageError(f"--user {user}: set the password in the environment variable "
+                                 f"{password_env} (never on the command line)")
+        host, port = parse_server(server)
+        smtp = Server(host, port, starttls, user, password)
+    elif server is not None:
+        parse_server(server)
+    done = send_round(game_dir, smtp, sender, number=number, again=again, houses=houses)
+    for line in done.lines:
+        click.echo(line)
+    if done.failed:
+        raise NotAllSent(f"{done.round}: no message sent to {', '.join(done.failed)}")
 
 
 @main.command(epilog=EPILOG)

@@ -4,7 +4,8 @@
 ``report.md``, ``log.jsonl``, ``board.svg`` or ``pending.yaml``, and the next
 round's folder with its ``state.yaml`` and ``orders/``) into a staging folder
 ``GAME/.agot-staging-XXXX/`` with a ``manifest.json`` naming where each file
-goes, then renames the staging folder to ``GAME/.agot-commit/``. That one
+goes (a file name, or ``mail/NAME`` in the round's mail folder), then renames
+the staging folder to ``GAME/.agot-commit/``. That one
 rename is the commit point:
 
 - a run stopped before it leaves the record as it was (a stale staging
@@ -103,6 +104,8 @@ def stage(game_dir: Path, commit: RoundCommit) -> Path:
     _fs("mkdir", staging)
     try:
         _fs("mkdir", staging / "round")
+        for folder in sorted({name.split("/")[0] for name in commit.files if "/" in name}):
+            _fs("mkdir", staging / "round" / folder)
         for name, text in commit.files.items():
             _write(staging / "round" / name, text)
         if commit.next_round is not None:
@@ -127,6 +130,10 @@ def commit_round(game_dir: str | os.PathLike[str], commit: RoundCommit) -> None:
         raise UsageError(f"{root / COMMIT_DIR}: an unfinished commit is in the way")
     for name in commit.files:  # what cannot be replaced is found before anything is written
         target = root / commit.round / name
+        folder = target.parent
+        if "/" in name and (folder.is_symlink() or (folder.exists() and not folder.is_dir())):
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder agot can write the round's "
+                                     f"{name} in (a link or a file); remove it", str(folder))
         if target.is_dir() and not target.is_symlink():
             raise IsADirectoryError(errno.EISDIR, "is a directory; cannot write the round's "
                                     f"{name} there", str(target))
@@ -150,14 +157,23 @@ def _manifest(root: Path) -> dict[str, Any]:
                          "directory from a copy") from None
     ok = (isinstance(data, dict) and isinstance(data.get("round"), str)
           and isinstance(data.get("files"), list) and isinstance(data.get("remove"), list)
-          and all(isinstance(f, str) and "/" not in f and not f.startswith(".")
-                  for f in [*data["files"], *data["remove"]])
+          and all(isinstance(f, str) and _file_name(f) for f in [*data["files"], *data["remove"]])
           and (data.get("next") is None or isinstance(data.get("next"), str)))
     names = [data["round"], data.get("next") or "round-00"] if ok else []
     if not ok or not all(n.startswith("round-") and "/" not in n for n in names):
         raise UsageError(f"{path}: not a commit marker agot wrote; restore the game directory "
                          "from a copy")
     return data
+
+
+def _file_name(name: str) -> bool:
+    """A name a commit may write: ``NAME`` or ``SUBFOLDER/NAME``, never hidden, never ``..``.
+
+    >>> [_file_name(n) for n in ("report.md", "mail/stark.eml", "../x", ".a", "a/b/c", "a/")]
+    [True, True, False, False, False, False]
+    """
+    parts = name.split("/")
+    return 1 <= len(parts) <= 2 and all(p and not p.startswith(".") for p in parts)
 
 
 def pending_commit(game_dir: str | os.PathLike[str]) -> str | None:
@@ -182,6 +198,8 @@ def apply_commit(root: Path) -> str:
     for name in data["files"]:
         src = marker / "round" / name
         if src.exists():
+            if "/" in name and not (target / name).parent.is_dir():
+                _fs("mkdir", (target / name).parent)
             _fs("replace", src, target / name)
     for name in data["remove"]:
         if name not in data["files"]:

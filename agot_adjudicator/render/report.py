@@ -35,7 +35,7 @@ from agot_adjudicator.engine.house_cards import EffectKind
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.render.tables import table
+from agot_adjudicator.render.tables import columns, table
 from agot_adjudicator.render.views import area_rows, units_text
 
 PHASE_TITLES = {"westeros": "Westeros phase", "planning": "Planning phase",
@@ -374,8 +374,9 @@ def event_line(event: Event, names: Names) -> str:
 
 # --- tables ----------------------------------------------------------------------------------
 
-def _table(rows: list[list[Any]], headers: list[str], fmt: str) -> str:
-    return table(rows, headers, "github" if fmt == "markdown" else "simple")
+def _table(rows: list[list[Any]], headers: list[str], fmt: str, width: int | None = None) -> str:
+    return table(rows, headers, "github" if fmt == "markdown" else "simple",
+                 None if fmt == "markdown" else width)
 
 
 def _units_cell(side: Mapping[str, Any]) -> str:
@@ -384,7 +385,8 @@ def _units_cell(side: Mapping[str, Any]) -> str:
     return (" + ".join(parts) or "no units") + f" = {side['units_strength']}"
 
 
-def battle_table(event: Event, names: Names, fmt: str = "markdown") -> str:
+def battle_table(event: Event, names: Names, fmt: str = "markdown",
+                 width: int | None = None) -> str:
     """The strength table of a ``battle`` event (R6.3–R6.6): units, order, each supporting
     area, house card, Blade, total, and the tie-break when used — one column per side."""
     sides = event["sides"]
@@ -415,28 +417,29 @@ def battle_table(event: Event, names: Names, fmt: str = "markdown") -> str:
                      *("loses at once" if sides[r]["house"] == event["loser"] else ""
                        for r in roles)])
     headers = ["", *(f"{r}: {house(sides[r]['house'])}" for r in roles)]
-    return _table(rows, headers, fmt)
+    return _table(rows, headers, fmt, width)
 
 
-def _orders_table(event: Event, names: Names, fmt: str) -> str:
+def _orders_table(event: Event, names: Names, fmt: str, width: int | None = None) -> str:
     rows = [[house(h), names.area(area), names.order(order)] for h, orders in event["orders"].items()
             for area, order in orders.items()]
-    return _table(rows, ["house", "area", "order"], fmt)
+    return _table(rows, ["house", "area", "order"], fmt, width)
 
 
 BOARD_COLUMNS = ("area", "controlled by", "units", "order", "power token", "neutral force")
 
 
-def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown") -> str:
+def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown",
+                 width: int | None = None) -> str:
     """The board, the tracks and the houses after the run (public information only)."""
-    board = _table(area_rows(state, ruleset, BOARD_COLUMNS), list(BOARD_COLUMNS), fmt)
+    board = _table(area_rows(state, ruleset, BOARD_COLUMNS), list(BOARD_COLUMNS), fmt, width)
     tracks = _table([[i + 1, *(house(state.tracks[t][i]) for t in TRACKS)]
                      for i in range(len(state.houses))],
-                    ["position", "Iron Throne", "Fiefdoms", "King's Court"], fmt)
+                    ["position", "Iron Throne", "Fiefdoms", "King's Court"], fmt, width)
     rows = [[house(h), state.houses[h].power, state.houses[h].supply, len(state.houses[h].hand),
              ", ".join(Names(ruleset).card(c) for c in state.houses[h].discards)]
             for h in state.order_of_play()]
-    hs = _table(rows, ["house", "power", "supply", "cards in hand", "discards"], fmt)
+    hs = _table(rows, ["house", "power", "supply", "cards in hand", "discards"], fmt, width)
     return "\n\n".join([_heading(3, "Board", fmt), board, _heading(3, "Tracks", fmt), tracks,
                         f"Wildling threat: {state.wildling_threat}.", _heading(3, "Houses", fmt),
                         hs]) + "\n"
@@ -458,14 +461,45 @@ def _heading(level: int, text: str, fmt: str) -> str:
     if fmt == "markdown":
         return f"{'#' * level} {text}"
     if level == 1:
-        return f"{text}\n{'=' * len(text)}"
+        return f"{text}\n{'=' * columns(text)}"
     if level == 2:
-        return f"{text}\n{'-' * len(text)}"
+        return f"{text}\n{'-' * columns(text)}"
     return f"{text}:"
 
 
+def wrap(text: str, width: int | None, indent: str = "  ") -> str:
+    """``text`` (one line) broken at spaces into lines of at most ``width`` terminal columns
+    (two for a wide character), the lines after the first indented by ``indent``; a word
+    longer than a line stays whole. ``None``: unchanged.
+
+    >>> print(wrap("- Stark moves 1 knight from Winterfell to Moat Cailin (R5.3).", 30))
+    - Stark moves 1 knight from
+      Winterfell to Moat Cailin
+      (R5.3).
+    """
+    if width is None or columns(text) <= width:
+        return text
+    head = len(text) - len(text.lstrip(" "))
+    lines: list[str] = []
+    line = text[:head]
+    for word in text[head:].split(" "):
+        prefix = line + (" " if line.strip() else "")
+        if line.strip() and columns(prefix + word) > width:
+            lines.append(line)
+            line = text[:head] + indent + word
+        else:
+            line = prefix + word if line.strip() else line + word
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def _item(text: str, fmt: str, width: int | None) -> str:
+    return text if fmt == "markdown" else wrap(text, width)
+
+
 def private_section(private: Private, state: GameState, ruleset: Ruleset,
-                    pending: Sequence[PendingDecision], fmt: str) -> str:
+                    pending: Sequence[PendingDecision], fmt: str,
+                    width: int | None = None) -> str:
     """One house's own hand, bids and pending questions (``--private HOUSE``)."""
     nm = Names(ruleset)
     h = private.house
@@ -475,31 +509,35 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
              ruleset.house_cards[c].forts, ruleset.house_cards[c].effect or ""]
             for c in ruleset.cards_by_house[h] if c in hs.hand]
     out += [_heading(3, "Hand", fmt), _table(rows, ["card", "strength", "swords", "forts", "text"],
-                                             fmt)]
+                                             fmt, width)]
     bids = dict(private.bids or {})
     if private.wildlings is not None:
         bids["wildlings"] = private.wildlings
     out += [_heading(3, "Bids submitted", fmt),
-            ", ".join(f"{human(k)}: {v}" for k, v in bids.items()) if bids else "none"]
+            _item(", ".join(f"{human(k)}: {v}" for k, v in bids.items()), fmt, width)
+            if bids else "none"]
     questions = []
     for p in pending:
         r = p.request
         if r.house != h:
             continue
-        questions.append(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else ""))
+        questions.append(_item(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else ""),
+                               fmt, width))
         if r.options:
-            questions.append(f"  options: {', '.join(json.dumps(o) for o in r.options)}")
-        questions.append(f"  default: {json.dumps(r.default)}")
+            questions.append(wrap(f"  options: {', '.join(json.dumps(o) for o in r.options)}",
+                                  None if fmt == "markdown" else width, "    "))
+        questions.append(_item(f"  default: {json.dumps(r.default)}", fmt, width))
     out += [_heading(3, "Your pending questions", fmt), "\n".join(questions) or "none"]
     return "\n\n".join(out) + "\n"
 
 
 def render_report(title: str, events: Sequence[Event], state: GameState, ruleset: Ruleset,
                   pending: Sequence[PendingDecision] = (), *, fmt: str = "markdown",
-                  private: Private | None = None) -> str:
+                  private: Private | None = None, width: int | None = None) -> str:
     """The report of a run: events by phase (battles with their tables), then the board —
     or, when the run stopped, the decisions pending (ids only); ``private`` appends one
-    house's own section."""
+    house's own section. ``width`` (text only): lines wrapped and tables fitted to that many
+    columns (the mail's 72)."""
     if fmt not in FORMATS:
         raise ValueError(fmt)
     nm = Names(ruleset)
@@ -512,22 +550,24 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
             out.append("\n" + _heading(2, f"Round {event['round']} — "
                                        f"{PHASE_TITLES.get(event['phase'], event['phase'])}",
                                        fmt) + "\n")
-        out.append(f"- {event_line(event, nm)}")
+        out.append(_item(f"- {event_line(event, nm)}", fmt, width))
         if event["type"] == "orders_revealed":
-            out.append("\n" + _orders_table(event, nm, fmt) + "\n")
+            out.append("\n" + _orders_table(event, nm, fmt, width) + "\n")
         elif event["type"] == "battle":
-            out.append("\n" + battle_table(event, nm, fmt) + "\n")
+            out.append("\n" + battle_table(event, nm, fmt, width) + "\n")
     if pending:
         out.append("\n" + _heading(2, "Stopped: decisions pending", fmt) + "\n")
         for p in pending:
-            out.append(f"- {code}{p.request.id}{code} — {house(p.request.house)} ({p.request.kind})")
-        out.append("\nEverything above happened; the rest of the round follows once these are "
-                   "answered.\n")
+            out.append(_item(f"- {code}{p.request.id}{code} — {house(p.request.house)} "
+                             f"({p.request.kind})", fmt, width))
+        out.append("\n" + wrap("Everything above happened; the rest of the round follows once "
+                                "these are answered.", None if fmt == "markdown" else width, "")
+                   + "\n")
     else:
         out.append("\n" + _heading(2, "After the run", fmt) + "\n")
-        out.append(board_tables(state, ruleset, fmt))
+        out.append(board_tables(state, ruleset, fmt, width))
     if private is not None:
-        out.append("\n" + private_section(private, state, ruleset, pending, fmt))
+        out.append("\n" + private_section(private, state, ruleset, pending, fmt, width))
     text = "\n".join(out).rstrip() + "\n"
     return markdown_safe(text) if fmt == "markdown" else text
 
@@ -606,6 +646,16 @@ def render_pending(pending: Sequence[PendingDecision]) -> str:
     text = dump_yaml({"pending": [p.to_dict() for p in pending]},
                      header=f"{len(pending)} decision(s) pending: add answers to a submission "
                             "file and run again.")
+    text += "\n" + dump_yaml({}, header="paste into the moderator's answers file and edit: each "
+                              "value is the documented default\n(a no-op where one exists: "
+                              "pasted unedited it does what --defaults would); '# e.g.' shows an "
+                              "answer that acts.").removesuffix("{}\n")
+    return text + answers_block(pending)
+
+
+def answers_block(pending: Sequence[PendingDecision]) -> str:
+    """The ``answers:`` block ready to paste of ``pending`` (:func:`render_pending`; a house's
+    mail holds the block of its own decisions only)."""
     lines = ["answers:"] if pending else ["answers: {}"]
     for p in pending:
         value = paste_value(p)
@@ -617,8 +667,4 @@ def render_pending(pending: Sequence[PendingDecision]) -> str:
             continue
         entry = dump_yaml({p.request.id: value}).rstrip("\n").split("\n")
         lines += ["  " + line for line in entry]
-    text += "\n" + dump_yaml({}, header="paste into the moderator's answers file and edit: each "
-                              "value is the documented default\n(a no-op where one exists: "
-                              "pasted unedited it does what --defaults would); '# e.g.' shows an "
-                              "answer that acts.").removesuffix("{}\n")
-    return text + "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"

@@ -13,8 +13,11 @@ from typing import Any
 FORMATS = ("simple", "github")
 
 
-def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str = "simple") -> str:
-    """``fmt``: ``simple`` (plain text) or ``github`` (Markdown).
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str = "simple",
+          width: int | None = None) -> str:
+    """``fmt``: ``simple`` (plain text) or ``github`` (Markdown). With ``width`` (plain text
+    only), the widest columns are wrapped until the table fits in ``width`` terminal columns
+    (as far as words allow) and trailing blanks are cut (:func:`fit_widths`).
 
     >>> print(table([["stark", 5], ["lannister", 12], ["北境", 1]], ["house", "power"]))
     house        power
@@ -29,4 +32,69 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str = "sim
     import wcwidth  # noqa: F401 - a dependency: tabulate measures wide characters with it
 
     tabulate.WIDE_CHARS_MODE = True
-    return str(tabulate.tabulate(rows, headers=list(headers), tablefmt=fmt))
+    if width is None or fmt != "simple":
+        return str(tabulate.tabulate(rows, headers=list(headers), tablefmt=fmt))
+    cells = [[str(c) for c in row] for row in rows]
+    limits = fit_widths([list(headers), *cells], width)
+    text = str(tabulate.tabulate(rows, headers=list(headers), tablefmt=fmt,
+                                 maxcolwidths=limits, maxheadercolwidths=limits))
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` (one line) takes: two for a wide character.
+
+    >>> columns("北境 ok")
+    7
+    """
+    import wcwidth
+
+    n = wcwidth.wcswidth(text)
+    return n if n >= 0 else len(text)
+
+
+def wrapped_columns(cell: str, limit: int) -> int:
+    """The width of ``cell`` wrapped at spaces into lines of at most ``limit`` columns (a
+    longer word is broken, as tabulate does).
+
+    >>> wrapped_columns("one two three", 8)
+    7
+    """
+    widest = line = 0
+    for word in cell.split():
+        w = min(columns(word), limit)
+        line = w if not line or line + 1 + w > limit else line + 1 + w
+        widest = max(widest, line)
+    return widest
+
+
+def fit_widths(rows: Sequence[Sequence[str]], width: int, gap: int = 2,
+               padding: int = 2) -> list[int | None]:
+    """Column limits that make a plain table of ``rows`` (headers first) fit in ``width``:
+    the widest column is narrowed, one column at a time, never below its longest word (or 8);
+    ``None`` where a column keeps its width. A header takes ``padding`` columns more than its
+    text (tabulate's ``MIN_PADDING``).
+
+    >>> fit_widths([["a", "b"], ["x" * 10, "one two three four five six"]], 30)
+    [None, 22]
+    """
+    count = max((len(r) for r in rows), default=0)
+    cols = [[str(r[i]) if i < len(r) else "" for r in rows] for i in range(count)]
+
+    def used(i: int, limit: int) -> int:
+        head, *cells = cols[i]
+        return max([wrapped_columns(c, limit) for c in cells] + [wrapped_columns(head, limit)
+                                                                 + padding])
+
+    natural = [used(i, 10 ** 6) for i in range(count)]
+    floor = [min(natural[i], max(8, *(max((columns(w) for w in c.split()), default=0)
+                                      for c in cols[i]))) for i in range(count)]
+    limits = list(natural)
+    budget = width - gap * max(count - 1, 0)
+    while sum(used(i, limits[i]) for i in range(count)) > budget:
+        shrinkable = [i for i in range(count) if limits[i] > floor[i]]
+        if not shrinkable:
+            break
+        widest = max(shrinkable, key=lambda i: (used(i, limits[i]), i))
+        limits[widest] = min(limits[widest], used(widest, limits[widest])) - 1
+    return [None if limits[i] >= natural[i] else limits[i] for i in range(count)]

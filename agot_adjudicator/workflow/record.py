@@ -14,6 +14,7 @@ from agot_adjudicator.errors import InputError, UsageError
 from agot_adjudicator.io.commit import RoundCommit, commit_round, new_round_dir, recover
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.lock import game_lock
+from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.rulesets import keep_ruleset
 from agot_adjudicator.io.safefile import escaping_links
 from agot_adjudicator.model.ruleset import Ruleset
@@ -27,6 +28,7 @@ from agot_adjudicator.workflow.adjudicate import (
     adjudicate_game,
     render_outputs,
 )
+from agot_adjudicator.workflow.mailout import mail_files
 
 STOP_FILES = ("pending.yaml", NOW_FILE, NOW_PICTURE)
 """A stopped round's files, removed by the commit that completes it (docs/protocol.md P4)."""
@@ -92,9 +94,12 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
         problems = escaping_links([rd.state, *rd.orders()], game_dir)
         if problems:
             raise InputError(problems)
+        addresses = {h: s.address for h, s in read_players(game_dir).houses.items()}
         game = adjudicate_game(game_dir, ruleset, nmr, defaults, moved_from)
         out = render_outputs(game.run, ruleset, board=True)
         files = {rd.report.name: out.report, rd.log.name: out.log}
+        # Mail out (docs/formats.md, Mail): replaced by every run of the round.
+        files.update(mail_files(game.run, ruleset, out, rd.name, addresses))
         if out.state is None:
             assert out.pending is not None and out.now is not None
             files[rd.pending.name] = out.pending

@@ -104,7 +104,7 @@ def present(path: Path) -> bool:
 def read_recorded(path: Path, limit: int = RECORD_LIMIT) -> tuple[str | None, str | None]:
     """The text of a recorded file, or None and why it cannot be compared: missing, not a
     regular file, a link leaving the game directory, over ``limit`` bytes, not UTF-8."""
-    root = path.parent.parent if path.parent.name == "orders" else path.parent
+    root = path.parent.parent if path.parent.name in ("orders", "mail") else path.parent
     root = root.parent  # the game directory
     try:
         raw = read_bounded(path, limit, root=root)
@@ -290,7 +290,50 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.details.append(f"{path} differs from the re-adjudicated one:")
             if path.suffix != ".svg":
                 check.details.extend(text_diff(expected, recorded or "", path.name))
+    _compare_mail(check, rd, run, ruleset, out, maker)
     return check
+
+
+def recorded_to(path: Path) -> str | None:
+    """The ``To`` header of a recorded ``.eml`` (the address the moderator registered when it
+    was written: ``players.yaml`` is not part of the record)."""
+    from email.parser import HeaderParser
+    from email.policy import SMTP
+
+    text, why = read_recorded(path)
+    if text is None or why is not None:
+        return None
+    value = HeaderParser(policy=SMTP).parsestr(text, headersonly=True).get("To")
+    return None if value is None else str(value)
+
+
+def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, out: Any,
+                  maker: str) -> None:
+    """A completed round's mail folder (docs/formats.md, *Mail*): each file present is what
+    this release writes, byte for byte (each ``.eml`` with its recorded ``To``). Missing mail
+    files are not a difference: they are copies made for sending (older releases wrote none)."""
+    from agot_adjudicator.render.mail import MAIL_DIR
+    from agot_adjudicator.workflow.mailout import mail_files
+
+    folder = rd.path / MAIL_DIR
+    if not folder.is_dir() or folder.is_symlink():
+        return
+    houses = run.result.state.order_of_play()
+    addresses = {h: recorded_to(folder / f"{h}.eml") for h in houses
+                 if present(folder / f"{h}.eml")}
+    for name, expected in mail_files(run, ruleset, out, rd.name, addresses, maker).items():
+        path = rd.path / name
+        if not present(path):
+            continue
+        recorded, why = read_recorded(path)
+        if why is not None:
+            check.status = MISMATCH
+            check.details.append(why)
+        elif recorded != expected:
+            check.status = MISMATCH
+            check.details.append(f"{path} differs from the re-adjudicated one:")
+            if path.suffix == ".txt":
+                check.details.extend(text_diff(expected, recorded or "", name))
 
 
 def _compare_other_release(check: RoundCheck, outputs: tuple[tuple[Path, str | None], ...],

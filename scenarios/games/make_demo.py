@@ -11,7 +11,11 @@ What a PBEM moderator does each round, with random but legal players
    the houses answer the pending decisions, which the moderator pastes into
    ``round-NN/orders/answers.yaml``, and runs it again;
 3. when the round completes, ``round-(NN+1)/state.yaml``, the report, the log
-   and the pictures (board.svg, moves.svg) are written, and the next round starts.
+   and the pictures (board.svg, moves.svg) are written, and the next round starts;
+4. the round's mail (``round-NN/mail/``: report.txt, and HOUSE.txt and HOUSE.eml for each
+   house) is written with it. The demo keeps the texts and leaves the ``.eml`` files out: each
+   is its house's text with board.svg attached (about 120 KB), and replay checks the mail
+   files that are present (docs/formats.md, *Mail*).
 
 The game is played to its end (R2.2, R11). ``agot replay DIR`` must then exit 0;
 the test suite replays the committed directory. ``python scenarios/regenerate.py`` runs this
@@ -80,6 +84,8 @@ def play(out: Path, seed: int) -> None:
         else:
             raise SystemExit(f"{rd.name}: not complete after {MAX_RUNS} runs")
         run_cli("adjudicate", "--game", str(out))
+        for eml in sorted((rd.path / "mail").glob("*.eml")):
+            eml.unlink()  # the text plus board.svg: kept out of the repository (see above)
         print(f"{rd.name}: round {state.round} adjudicated, {len(answers)} answer(s)")
 
 

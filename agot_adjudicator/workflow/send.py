@@ -1,0 +1,224 @@
+"""``agot send``: mail each house its message of a round (``round-NN/mail/HOUSE.eml``) over
+SMTP with the standard library's :mod:`smtplib` (docs/protocol.md P4, docs/formats.md *Mail*).
+
+Each message goes to its house's registered address (``players.yaml``; else the ``To`` the
+message was written with) with ``From`` (``--from``) and ``Date`` (the time of sending) set
+when it is sent; the stored file is not changed. What was sent is appended to
+``round-NN/mail/sent.jsonl`` (time, house, address, Message-ID): a message already sent to the
+same address is not sent again unless ``again``. A house without an address is reported and
+skipped, and the command ends with exit 2. Runs under the game directory lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import smtplib
+import ssl
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import SMTP
+from email.utils import formatdate
+from pathlib import Path
+from typing import Any
+
+from agot_adjudicator.errors import AgotError, ExitCode, UsageError
+from agot_adjudicator.io.gamedir import RoundDir, round_dirs
+from agot_adjudicator.io.lock import game_lock
+from agot_adjudicator.io.players import read_players
+from agot_adjudicator.io.safefile import ReadRefused, read_bounded
+from agot_adjudicator.render.mail import MAIL_DIR
+
+SENT_FILE = "sent.jsonl"
+MAX_MESSAGE = 8 * 1024 * 1024
+"""A stored message larger than this (8 MiB) is refused, never read whole."""
+
+
+class NotAllSent(AgotError):
+    """Some house got no message (no address, or the server refused it): exit 2."""
+
+    exit_code = ExitCode.USAGE
+
+
+@dataclass(frozen=True)
+class Server:
+    """Where and how to send: ``HOST:PORT``, STARTTLS, login (password from the environment)."""
+
+    host: str
+    port: int
+    starttls: bool = False
+    user: str | None = None
+    password: str | None = None
+
+
+def parse_server(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:25`` for an IPv6 address).
+
+    >>> parse_server("localhost:2525")
+    ('localhost', 2525)
+    """
+    host, sep, port = value.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--smtp {value}: expected HOST:PORT (e.g. smtp.example.org:587)")
+    return host, int(port)
+
+
+@dataclass
+class Outcome:
+    """What ``agot send`` did, house by house (lines to print)."""
+
+    round: str
+    lines: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def mail_round(game_dir: str, number: int | None) -> RoundDir:
+    """Round ``number``, or the last round whose mail folder exists."""
+    dirs = round_dirs(game_dir)
+    if number is not None:
+        found = [rd for rd in dirs if rd.number == number]
+        if not found:
+            raise UsageError(f"--round {number}: {game_dir} has rounds 1 to {len(dirs)}")
+        rd = found[0]
+        if not (rd.path / MAIL_DIR).is_dir():
+            raise UsageError(f"{rd.path / MAIL_DIR}: no mail (run `agot adjudicate --game "
+                             f"{game_dir}` first)")
+        return rd
+    with_mail = [rd for rd in dirs if (rd.path / MAIL_DIR).is_dir()]
+    if not with_mail:
+        raise UsageError(f"{game_dir}: no round has mail yet (`agot adjudicate --game "
+                         f"{game_dir}` writes it)")
+    return with_mail[-1]
+
+
+def _sent_before(path: Path) -> set[tuple[str, str]]:
+    """(Message-ID, address) pairs in ``sent.jsonl``; unreadable lines are ignored."""
+    if not path.is_file():
+        return set()
+    done = set()
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            done.add((str(entry.get("message_id")), str(entry.get("to"))))
+    return done
+
+
+def _record(path: Path, entry: dict[str, Any]) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+    try:
+        os.write(fd, (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def load_message(path: Path, root: Path) -> EmailMessage:
+    """A stored message (bounded read, no link out of the game directory)."""
+    try:
+        raw = read_bounded(path, MAX_MESSAGE, root=root)
+    except ReadRefused as exc:
+        raise UsageError(f"{path}: {exc.reason}") from None
+    msg = BytesParser(policy=SMTP).parsebytes(raw)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def connect(server: Server) -> smtplib.SMTP:
+    """An SMTP session: EHLO, STARTTLS when asked (refused if the server does not offer it),
+    login when a user is given."""
+    try:
+        smtp = smtplib.SMTP(server.host, server.port, timeout=60)
+    except OSError as exc:
+        raise UsageError(f"--smtp {server.host}:{server.port}: cannot connect "
+                         f"({exc.strerror or exc})") from None
+    try:
+        smtp.ehlo()
+        if server.starttls:
+            if not smtp.has_extn("starttls"):
+                raise UsageError(f"--starttls: {server.host}:{server.port} does not offer "
+                                 "STARTTLS; nothing was sent")
+            smtp.starttls(context=ssl.create_default_context())
+            smtp.ehlo()
+        if server.user is not None:
+            smtp.login(server.user, server.password or "")
+    except (smtplib.SMTPException, OSError) as exc:
+        smtp.close()
+        raise UsageError(f"--smtp {server.host}:{server.port}: {exc}; nothing was sent") from None
+    except UsageError:
+        smtp.close()
+        raise
+    return smtp
+
+
+def send_round(game_dir: str, server: Server | None, sender: str | None, *,
+               number: int | None = None, again: bool = False,
+               houses: Sequence[str] = ()) -> Outcome:
+    """Send a round's house messages (``server`` None: a dry run, nothing sent or recorded)."""
+    root = Path(game_dir)
+    with game_lock(root):
+        rd = mail_round(game_dir, number)
+        folder = rd.path / MAIL_DIR
+        players = read_players(root)
+        names = sorted(p.stem for p in folder.glob("*.eml"))
+        for h in houses:
+            if h not in names:
+                raise UsageError(f"--house {h}: no message for it in {folder} "
+                                 f"({', '.join(names)})")
+        chosen = [h for h in names if not houses or h in houses]
+        sent_log = folder / SENT_FILE
+        done = _sent_before(sent_log)
+        out = Outcome(rd.name)
+        work: list[tuple[str, str, EmailMessage]] = []
+        for h in chosen:
+            msg = load_message(folder / f"{h}.eml", root)
+            settings = players.houses.get(h)
+            address = (settings.address if settings and settings.address
+                       else (str(msg["To"]) if msg["To"] else None))
+            if address is None:
+                out.failed.append(h)
+                out.lines.append(f"skipped {h}: no address (add houses.{h}.address to "
+                                 f"{root / 'players.yaml'})")
+                continue
+            msg_id = str(msg["Message-ID"])
+            if (msg_id, address) in done and not again:
+                out.lines.append(f"already sent {h} to {address} ({msg_id}); --again sends "
+                                 "it again")
+                continue
+            work.append((h, address, msg))
+        if server is None:
+            out.lines += [f"would send {h} to {address} ({msg['Message-ID']}, "
+                          f"subject {msg['Subject']!s})" for h, address, msg in work]
+            return out
+        if work:
+            smtp = connect(server)
+            try:
+                for h, address, msg in work:
+                    for name in ("From", "To", "Date"):
+                        del msg[name]
+                    msg["From"] = sender
+                    msg["To"] = address
+                    now = datetime.now(UTC)
+                    msg["Date"] = formatdate(now.timestamp(), usegmt=True)
+                    try:
+                        smtp.send_message(msg, from_addr=sender, to_addrs=[address])
+                    except (smtplib.SMTPException, OSError) as exc:
+                        out.failed.append(h)
+                        out.lines.append(f"not sent {h} to {address}: {exc}")
+                        continue
+                    _record(sent_log, {"time": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                       "house": h, "to": address,
+                                       "message_id": str(msg["Message-ID"])})
+                    out.lines.append(f"sent {h} to {address} ({msg['Message-ID']})")
+            finally:
+                try:
+                    smtp.quit()
+                except (smtplib.SMTPException, OSError):
+                    smtp.close()
+        return out
