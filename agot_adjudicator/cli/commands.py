@@ -163,7 +163,8 @@ def main(ctx: click.Context, ruleset_path: str | None) -> None:
 @click.option("--houses", help="Comma-separated houses in play (default: R12.1's choice).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
               help="Game seed: the only source of randomness (Westeros decks).")
-@click.option("--game-id", help="Game id recorded in the state (default: game-SEED).")
+@click.option("--game-id", help="Game id recorded in the state (default: game- and 8 hex "
+                                 "digits of a hash of the seed; never the seed itself).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Where to write the starting state.")
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
@@ -191,7 +192,9 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
         if sorted(chosen) != sorted(ruleset.players[count]):
             click.echo(f"warning: R12.1 plays {', '.join(ruleset.players[count])} with {count} "
                        "players; using the houses given", err=True)
-    gid = game_id or f"game-{seed}"
+    from agot_adjudicator.engine.chance import default_game_id, seed_commitment
+
+    gid = game_id or default_game_id(seed)
     if not GAME_ID.fullmatch(gid):
         raise click.BadParameter(f"'{escaped(gid, 80)}': a game id is 1 to 64 ASCII lower-case "
                                  "letters, digits, _ and - (starting with a letter or digit)",
@@ -204,8 +207,6 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
     else:
         assert output is not None
         write_atomic(output, text)
-    from agot_adjudicator.engine.chance import seed_commitment
-
     click.echo(f"wrote {output}: game {gid}, {count} players, round 1 planning phase")
     click.echo(f"seed commitment (publish it now): sha256 {seed_commitment(seed, gid)}")
 
