@@ -1,7 +1,8 @@
 """Public means public (docs/protocol.md P7, issue 15.6): random games played through a game
 directory, and at every run each house's secrets of that moment (tests/privacy.py) are looked
 for in every public output: the report and log, the pictures, `agot status`, `map` without
-`--house`, `show`/`template --house` (other houses' secrets), `diff`/`whatif --public` and
+`--house`, `show --public`, `show`/`template --house` (other houses' secrets), `diff` and
+`whatif --public` and
 `--house`, and the site. The moderator's views must carry them (the checker can fail)."""
 
 from __future__ import annotations
@@ -129,6 +130,9 @@ class Game:
         picture = self.dir.parent / "now.svg"
         assert self.cli("map", "--game", self.dir, "--now", "-o", picture).exit_code == 0
         self.check(picture.read_text(encoding="utf-8"), secrets, "map --now (no --house)")
+        public = self.cli("show", "--game", self.dir, "--public")
+        assert public.exit_code == 0, public.output
+        self.check(public.stdout, secrets, "show --public")
         house = self.rng.choice(houses)
         shown = self.cli("show", "--game", self.dir, "--house", house)
         assert shown.exit_code == 0, shown.output

@@ -116,3 +116,17 @@ def test_whatif_public_stop_lists_other_houses_by_id_and_kind(runner):
     assert "- id: r3/orders/tyrell" in public.stdout and "kind: orders" in public.stdout
     mine = run(runner, "whatif", rd / "state.yaml", *orders, "--published", NEXT, "--house", "tyrell")
     assert mine.exit_code == 3 and "prompt:" in mine.stdout
+
+
+def test_show_public_gives_hand_sizes_and_no_decks_or_seed(runner):
+    data = load_yaml(A).data
+    public = run(runner, "show", A, "--public")
+    assert public.exit_code == 0, public.output
+    assert "(public view)" in public.stdout.splitlines()[0]
+    assert "Seed" not in public.stdout and "Westeros decks" not in public.stdout
+    for house in data["houses"].values():
+        assert all(card not in public.stdout for card in house["hand"])
+    assert f"{len(data['houses']['stark']['hand'])} cards" in public.stdout
+    moderator = run(runner, "show", A)
+    assert "(moderator's view)" in moderator.stdout and "Seed" in moderator.stdout
+    assert run(runner, "show", A, "--public", "--house", "stark").exit_code == 2

@@ -267,15 +267,24 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
 @main.command(epilog=EPILOG)
 @click.argument("state", required=False, type=click.Path(dir_okay=False))
 @click.option("--house", help="Show only what this house may see.")
+@click.option("--public", "public", is_flag=True,
+              help="Show only what every house may see (hand sizes; no decks, no seed).")
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
               help="Show the board of game directory DIR as it stands now (a stopped round's "
                    "now.yaml, else its state.yaml) instead of STATE.")
 @click.pass_context
 @handle_errors
-def show(ctx: click.Context, state: str | None, house: str | None, game_dir: str | None) -> None:
-    """Print the board, the tracks and the houses of STATE (or --game DIR) as tables."""
+def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
+         game_dir: str | None) -> None:
+    """Print the board, the tracks and the houses of STATE (or --game DIR) as tables.
+
+    Without --house or --public: the moderator's view, with every hand, the
+    Westeros decks and the seed (never to be forwarded).
+    """
     from agot_adjudicator.render.views import show_text  # only show needs the views
 
+    if public and house is not None:
+        raise UsageError("give --public or --house HOUSE, not both")
     board, ruleset = board_for(ctx, state, game_dir)
     game = board.state
     if house is not None and house not in game.houses:
@@ -283,7 +292,7 @@ def show(ctx: click.Context, state: str | None, house: str | None, game_dir: str
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
     if board.provisional:
         click.echo(provisional_line(board), nl=False)
-    click.echo(show_text(game, ruleset, house), nl=False)
+    click.echo(show_text(game, ruleset, house, public=public), nl=False)
 
 
 @main.command("map", epilog=EPILOG)
