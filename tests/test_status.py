@@ -160,3 +160,33 @@ def test_defaults_in_words_never_name_a_card_in_hand():
     assert default_words("support", "none") == "support no one"
     assert default_words("bid", 0) == "bid 0"
     assert default_words("muster", []) == "muster nothing"
+
+
+def test_a_plan_covers_a_decision_asked_again_only_if_sent_after_the_stop(runner, game, ruleset):
+    """A decision pending with a reason (its plan no longer fit) is settled by a plan only in a
+    file received after the stop; a direct answer settles it whenever it came."""
+    import os
+
+    write_orders(game, ruleset, ["stark", "lannister", "baratheon"])
+    assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 3
+    pending = game / "round-01" / "pending.yaml"
+    text = pending.read_text(encoding="utf-8")
+    assert "  - id: r1/raven/lannister\n    house: lannister\n    kind: raven\n" in text
+    pending.write_text(text.replace("    kind: raven\n", "    kind: raven\n    reason: 'the plan "
+                                    "no longer fits: test'\n"), encoding="utf-8")
+    lannister = game / "round-01" / "orders" / "lannister.yaml"
+    body = load_yaml(lannister).data
+    lannister.write_text(dump_yaml({**body, "plans": {"raven": None}}))
+    stop = pending.stat().st_mtime
+    os.utime(lannister, (stop - 60, stop - 60))
+    before = as_json(runner, game)
+    assert owes(before)["lannister"] == ["r1/raven/lannister"]
+    assert before["houses"][[h["house"] for h in before["houses"]].index("lannister")][
+        "owes"][0]["default"] == "keep the orders"
+    os.utime(lannister, (stop + 60, stop + 60))
+    after = status(runner, game)
+    assert after.exit_code == 0, after.output
+    os.utime(lannister, (stop - 60, stop - 60))
+    lannister.write_text(dump_yaml({**body, "answers": {"r1/raven/lannister": None}}))
+    os.utime(lannister, (stop - 60, stop - 60))
+    assert status(runner, game).exit_code == 0

@@ -24,10 +24,11 @@ from typing import Any
 from agot_adjudicator.errors import InputError
 from agot_adjudicator.io.gamedir import BoardNow, board_now
 from agot_adjudicator.io.players import parse_deadline, read_players
+from agot_adjudicator.io.submissions import HouseSection, collect
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.report import file_name_text
 from agot_adjudicator.workflow.present import load_board
-from agot_adjudicator.workflow.validate import read_yaml, validate_files
+from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_files
 
 
 def file_time(path: Path) -> datetime.datetime:
@@ -206,19 +207,24 @@ def _pending_entries(now: BoardNow) -> tuple[list[dict[str, Any]], datetime.date
     return entries, file_time(path)
 
 
-def _covers(data: dict[str, Any], entry: dict[str, Any]) -> bool:
-    """Whether a house's submission has a section that answers this pending decision (P1)."""
+def _covering_source(section: HouseSection | None, entry: dict[str, Any]) -> Path | None:
+    """The file whose section of a house's merged submissions answers this pending decision
+    (P1's table: ``orders:``, ``bids:`` TRACK, ``wildlings:``, the plan key); None if none."""
+    if section is None:
+        return None
     kind, ident = entry.get("kind"), str(entry.get("id"))
     if kind == "orders":
-        return data.get("orders") is not None
-    if kind == "bid":
-        if "/wildlings/" in ident:
-            return data.get("wildlings") is not None
+        tag = "orders" if section.orders is not None else None
+    elif kind == "bid" and "/wildlings/" in ident:
+        tag = "wildlings" if section.wildlings is not None else None
+    elif kind == "bid":
         track = ident.split("/clash_of_kings/")[-1].split("/")[0]
-        return isinstance(data.get("bids"), dict) and track in data["bids"]
-    plans = data.get("plans")
-    key = PLAN_OF_KIND.get(str(kind))
-    return isinstance(plans, dict) and key is not None and plans.get(key) is not None
+        tag = "bids" if section.bids is not None and track in section.bids else None
+    else:
+        key = PLAN_OF_KIND.get(str(kind))
+        tag = f"plans.{key}" if key is not None and key in section.plans else None
+    source = section.sources.get(tag) if tag else None
+    return None if source is None else Path(source.doc.name)
 
 
 def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime) -> GameStatus:
@@ -244,22 +250,15 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime) -> Game
         by_file.setdefault(warning.file, [0, 0])[1] += 1
     status = {h: HouseStatus(h) for h in houses}
     others: list[FileStatus] = []
-    datas: dict[str | None, list[tuple[dict[str, Any], datetime.datetime]]] = {}
     for path in files:
         house = _house_of(path, houses)
         problems, warnings = by_file[str(path)]
-        received = received_at(path)
-        info = FileStatus(file_name_text(path.name), house, received, problems == 0, problems,
-                          warnings)
+        info = FileStatus(file_name_text(path.name), house, received_at(path), problems == 0,
+                          problems, warnings)
         (status[house].files if house is not None else others).append(info)
-        if problems == 0:
-            try:
-                data = read_yaml(str(path)).data
-            except InputError:
-                continue
-            datas.setdefault(house, []).append((data, received))
-    answered = {str(k) for docs in datas.values() for data, _ in docs
-                for k in (data.get("answers") or {})}
+    # What the valid files submit, merged as adjudicate merges them (io.submissions.collect).
+    docs, _ = read_submissions([str(p) for p in files if by_file[str(p)][0] == 0])
+    subs, _ = collect(docs, state, ruleset)
     if state.phase == "ended":
         stage = "ended"
     elif entries:
@@ -272,15 +271,15 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime) -> Game
         stage = "not run"
     for entry in entries:
         house = entry.get("house")
-        if house not in status or str(entry.get("id")) in answered:
+        if house not in status or str(entry.get("id")) in subs.answers:
             continue
-        covered = any(_covers(data, entry) and (not entry.get("reason") or stopped_at is None
-                                                or received > stopped_at)
-                      for data, received in datas.get(house, []))
-        if not covered:
-            kind = str(entry.get("kind"))
-            status[house].owes.append(Owed(str(entry["id"]), kind,
-                                           default_words(kind, entry.get("default"))))
+        source = _covering_source(subs.sections.get(house), entry)
+        if source is not None and (not entry.get("reason") or stopped_at is None
+                                   or received_at(source) > stopped_at):
+            continue
+        kind = str(entry.get("kind"))
+        status[house].owes.append(Owed(str(entry["id"]), kind,
+                                       default_words(kind, entry.get("default"))))
     if deadline is not None and now > deadline:
         for h in status.values():
             h.late = bool(h.owes)
