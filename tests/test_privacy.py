@@ -118,6 +118,11 @@ class Game:
         """After a run (stopped or complete): every public output of the moment."""
         secrets, board = self.secrets(docs, stopped)
         houses = board.order_of_play()
+        # The pictures draw the board as it stands: before the reveal it holds no order (R4.5),
+        # so no picture can show one (an order on a picture is not a token sequence to find).
+        _, last = self.events()
+        if not any(e["type"] == "orders_revealed" for e in last) and board.phase != "ended":
+            assert not [a for a, here in board.areas.items() if here.order], "orders placed early"
         for path in (rd.report, rd.log, rd.now_picture, rd.board, rd.moves):
             if path.is_file():
                 self.check(path.read_text(encoding="utf-8"), secrets, str(path))
