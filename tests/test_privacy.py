@@ -46,6 +46,7 @@ class Game:
         self.rng = random.Random(seed)
         self.checked = 0
         self.moderator_leaks = 0
+        self.private_checked = False
         self.kinds: Counter = Counter()
         done = self.cli("new", "--players", str(players), "--seed", str(seed),
                         "--game", str(self.dir))
@@ -149,6 +150,17 @@ class Game:
         moderator = self.cli("show", "--game", self.dir)
         kinds = {leak.secret.kind for leak in find_secrets(moderator.stdout, secrets)}
         assert {"seed", "hand"} <= kinds, kinds
+        # So does a house's private report (its hand, its questions), were it published.
+        if stopped is not None and not self.private_checked:
+            mine = [s for s in secrets if s.house == house]
+            report = self.dir.parent / "private.md"
+            run = self.cli("adjudicate", rd.state, *rd.orders(), "-o", self.dir.parent / "n.yaml",
+                           "--report", report, "--private", house)
+            assert run.exit_code == 3, run.output
+            found = {leak.secret.kind for leak in find_secrets(report.read_text(), mine)}
+            assert "hand" in found, found
+            self.check(report.read_text(), not_of(secrets, house), f"--private {house}")
+            self.private_checked = True
 
     def check_round_done(self, rd, docs) -> None:
         """After a round completes: diff and whatif of the round in public and house views."""
@@ -201,6 +213,7 @@ def test_no_secret_in_any_public_output(runner, ruleset, tmp_path, seed, players
     game.check_site()
     assert game.checked > 20 * rounds
     assert game.moderator_leaks >= 1  # the moderator's diff of a round names secrets
+    assert game.private_checked
     assert {"seed", "deck order", "hand", "orders", "bids", "plan", "answer", "prompt"} <= set(game.kinds)
 
 
