@@ -203,5 +203,5 @@ def test_reveal_refuses_before_the_end(runner, game):
     assert refused.exit_code == 2 and "has not ended" in refused.stderr
     shown = runner.invoke(main, ["reveal", state, "--force"])
     assert shown.exit_code == 0
-    digest = hashlib.sha256(b"agot-seed:game-1:1").hexdigest()
+    digest = hashlib.sha256(b"agot-seed:game-e1f12bcb:1").hexdigest()
     assert "seed: 1" in shown.stdout and digest in shown.stdout

@@ -163,7 +163,8 @@ def main(ctx: click.Context, ruleset_path: str | None) -> None:
 @click.option("--houses", help="Comma-separated houses in play (default: R12.1's choice).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
               help="Game seed: the only source of randomness (Westeros decks).")
-@click.option("--game-id", help="Game id recorded in the state (default: game-SEED).")
+@click.option("--game-id", help="Game id recorded in the state (default: game- and 8 hex "
+                                 "digits of a hash of the seed; never the seed itself).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Where to write the starting state.")
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
@@ -191,7 +192,9 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
         if sorted(chosen) != sorted(ruleset.players[count]):
             click.echo(f"warning: R12.1 plays {', '.join(ruleset.players[count])} with {count} "
                        "players; using the houses given", err=True)
-    gid = game_id or f"game-{seed}"
+    from agot_adjudicator.engine.chance import default_game_id, seed_commitment
+
+    gid = game_id or default_game_id(seed)
     if not GAME_ID.fullmatch(gid):
         raise click.BadParameter(f"'{escaped(gid, 80)}': a game id is 1 to 64 ASCII lower-case "
                                  "letters, digits, _ and - (starting with a letter or digit)",
@@ -204,8 +207,6 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
     else:
         assert output is not None
         write_atomic(output, text)
-    from agot_adjudicator.engine.chance import seed_commitment
-
     click.echo(f"wrote {output}: game {gid}, {count} players, round 1 planning phase")
     click.echo(f"seed commitment (publish it now): sha256 {seed_commitment(seed, gid)}")
 
@@ -266,15 +267,24 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
 @main.command(epilog=EPILOG)
 @click.argument("state", required=False, type=click.Path(dir_okay=False))
 @click.option("--house", help="Show only what this house may see.")
+@click.option("--public", "public", is_flag=True,
+              help="Show only what every house may see (hand sizes; no decks, no seed).")
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
               help="Show the board of game directory DIR as it stands now (a stopped round's "
                    "now.yaml, else its state.yaml) instead of STATE.")
 @click.pass_context
 @handle_errors
-def show(ctx: click.Context, state: str | None, house: str | None, game_dir: str | None) -> None:
-    """Print the board, the tracks and the houses of STATE (or --game DIR) as tables."""
+def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
+         game_dir: str | None) -> None:
+    """Print the board, the tracks and the houses of STATE (or --game DIR) as tables.
+
+    Without --house or --public: the moderator's view, with every hand, the
+    Westeros decks and the seed (never to be forwarded).
+    """
     from agot_adjudicator.render.views import show_text  # only show needs the views
 
+    if public and house is not None:
+        raise UsageError("give --public or --house HOUSE, not both")
     board, ruleset = board_for(ctx, state, game_dir)
     game = board.state
     if house is not None and house not in game.houses:
@@ -282,7 +292,7 @@ def show(ctx: click.Context, state: str | None, house: str | None, game_dir: str
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
     if board.provisional:
         click.echo(provisional_line(board), nl=False)
-    click.echo(show_text(game, ruleset, house), nl=False)
+    click.echo(show_text(game, ruleset, house, public=public), nl=False)
 
 
 @main.command("map", epilog=EPILOG)
@@ -367,28 +377,106 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) ->
 
 
 @main.command(epilog=EPILOG)
+@click.option("--game", "game_dir", type=click.Path(file_okay=False), required=True,
+              help="The game directory whose current round to report on.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Plain text, or one JSON document (agot-status/1).")
+@click.option("--now", "now_text", metavar="ISO",
+              help="The time to judge lateness at (ISO 8601, e.g. 2026-12-03T18:00:00Z; "
+                   "default: the clock).")
+@click.pass_context
+@handle_errors
+def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None) -> None:
+    """Who has sent what for the current round of GAME, and what each house still owes.
+
+    Per house: its submission files (received when, valid or not against the
+    board as it stands), the orders, bids and pending decisions it still owes,
+    and, past the deadline of GAME/players.yaml, the defaults --nmr would
+    apply. Public: ids and kinds only. Exit 0 when nothing is owed, 3 when
+    something is.
+    """
+    import datetime
+
+    from agot_adjudicator.io.gamedir import board_now
+    from agot_adjudicator.io.players import parse_deadline
+    from agot_adjudicator.workflow.status import game_status, status_json, status_text
+
+    if now_text is None:
+        now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    else:
+        parsed = parse_deadline(now_text)
+        if parsed is None:
+            raise click.BadParameter(f"'{escaped(now_text, 80)}': expected an ISO 8601 time "
+                                     "such as 2026-12-03T18:00:00Z", param_hint="--now")
+        now = parsed
+    ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
+    result = game_status(game_dir, ruleset, now)
+    click.echo(status_json(result) if fmt == "json" else status_text(result), nl=False)
+    if result.owed:
+        raise PendingDecisions()
+
+
+@main.command(epilog=EPILOG)
 @click.argument("a", type=click.Path(dir_okay=False))
 @click.argument("b", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Readable text grouped by game, tracks, houses, areas, "
               "control, westeros; or one JSON document.")
+@click.option("--public", "public", is_flag=True,
+              help="Only what every house may see: no seed, decks, chain hashes or hands "
+                   "(their sizes only).")
+@click.option("--house", metavar="HOUSE",
+              help="The public view plus HOUSE's own hand.")
 @click.pass_context
 @handle_errors
-def diff(ctx: click.Context, a: str, b: str, fmt: str) -> None:
+def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str | None) -> None:
     """Show what differs between the states A and B, in game terms; exit 4 if anything does.
 
     Every recorded value is compared, including round, phase, seed, shuffle
-    counter and ruleset hash. Rule problems in either state are warnings.
+    counter and ruleset hash: the moderator's view, secrets included. --public
+    and --house show only what may be published. Rule problems in either state
+    are warnings.
     """
     from agot_adjudicator.render.diff import render_json, render_text
+    from agot_adjudicator.render.public import view_changes
 
-    changes, warnings = diff_files(a, b, ruleset_for(ctx, a))
+    view = _view(public, house)
+    ruleset = ruleset_for(ctx, a)
+    _known_house(house, ruleset)
+    changes, warnings = diff_files(a, b, ruleset)
+    changes = view_changes(changes, view)
     for warning in warnings:
         click.echo(f"warning: {warning} (compared anyway)", err=True)
     render = render_json if fmt == "json" else render_text
-    click.echo(render(changes, a, b), nl=False)
+    text = render(changes, a, b)
+    if view is not None and fmt == "text":
+        from agot_adjudicator.render.public import view_name
+
+        text = f"{view_name(view)}: {a} → {b}\n" + text
+    elif view is not None:
+        doc = json.loads(text)
+        text = json.dumps({"view": view, **doc}, indent=2, ensure_ascii=False) + "\n"
+    click.echo(text, nl=False)
     if changes:
         raise DifferencesFound()
+
+
+def _view(public: bool, house: str | None) -> str | None:
+    """The view of ``--public`` / ``--house H`` (None: the moderator's; render.public)."""
+    from agot_adjudicator.render.public import PUBLIC
+
+    if public and house is not None:
+        raise UsageError("give --public or --house HOUSE, not both (--house is the public "
+                         "view plus that house's own hand)")
+    return PUBLIC if public else house
+
+
+def _known_house(house: str | None, ruleset: Ruleset) -> None:
+    """Refuse a ``--house`` that is no house of the ruleset (a typo would show the public
+    view and look like a house's)."""
+    if house is not None and house not in ruleset.houses:
+        raise click.BadParameter(f"'{escaped(house, 40)}' is not a house "
+                                 f"({', '.join(ruleset.houses)})", param_hint="--house")
 
 
 @main.command(epilog=EPILOG)
@@ -715,37 +803,56 @@ def replay(ctx: click.Context, game_dir: str, custom_start: bool) -> None:
 @click.option("--nmr", multiple=True, metavar="HOUSE",
               help="No moves received: apply the documented defaults for HOUSE (repeatable).")
 @click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
+@click.option("--public", "public", is_flag=True,
+              help="Only what every house may see: no seed, decks, chain hashes or hands "
+                   "(their sizes only); pending decisions by id and kind only.")
+@click.option("--house", metavar="HOUSE",
+              help="The public view plus HOUSE's own hand and pending questions.")
 @click.pass_context
 @handle_errors
 def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: str,
            output: str | None, report: str | None, nmr: tuple[str, ...],
-           defaults: bool) -> None:
+           defaults: bool, public: bool, house: str | None) -> None:
     """Re-run STATE with corrected or late ORDERS and show what differs from PUBLISHED.
 
+    Each difference reads published → what-if. The moderator's view by default
+    (secrets included); --public and --house show only what may be published.
     Exit 0 when the result is the published state, 4 when it differs, 3 when
     the corrected submissions leave decisions pending.
     """
+    view = _view(public, house)
     ruleset = ruleset_for(ctx, state)
+    _known_house(house, ruleset)
     inputs = [state, *orders, published]
     distinct_outputs([("-o", output), ("--report", report)])
     for out in (output, report):
         if out is not None:
             check_output(out, inputs)
-    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults)
+    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults, view=view)
     writes = []
     if report:
         writes.append((report, outcome.outputs.report))
     if outcome.outputs.pending is not None:
         write_together(writes)
-        click.echo(outcome.outputs.pending, nl=False)
+        if view is None:
+            click.echo(outcome.outputs.pending, nl=False)
+        else:
+            from agot_adjudicator.render.public import pending_view_text
+
+            click.echo(pending_view_text(outcome.run.result.pending, view), nl=False)
         raise PendingDecisions()
     if output and outcome.outputs.state is not None:
         writes.append((output, outcome.outputs.state))
     write_together(writes)
+    label = ""
+    if view is not None:
+        from agot_adjudicator.render.public import view_name
+
+        label = f" ({view_name(view)})"
     if not outcome.changes:
-        click.echo(f"no difference: the corrected submissions give {published}")
+        click.echo(f"no difference{label}: the corrected submissions give {published}")
         return
-    click.echo(f"what differs from {published}:")
+    click.echo(f"what differs from {published}{label}, published → what-if:")
     for line in outcome.changes:
         click.echo(f"  {line}")
     raise DifferencesFound()

@@ -45,6 +45,17 @@ def shuffle(cards: Sequence[str], seed: int, counter: int, deck: str) -> list[st
     return out
 
 
+def default_game_id(seed: int) -> str:
+    """The game id ``agot new`` records when none is given: ``game-`` and 8 hex digits of
+    SHA-256(``agot-game-id:<seed>``). Never the seed itself, which stays secret until
+    ``agot reveal`` while the game id is printed in every report (docs/protocol.md P7).
+
+    >>> default_game_id(1)
+    'game-e1f12bcb'
+    """
+    return "game-" + hashlib.sha256(f"agot-game-id:{seed}".encode()).hexdigest()[:8]
+
+
 def seed_commitment(seed: int, game_id: str) -> str:
     """SHA-256 commitment to the seed, published at game start (revealed at the end)."""
     return hashlib.sha256(f"agot-seed:{game_id}:{seed}".encode()).hexdigest()

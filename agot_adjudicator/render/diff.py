@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -296,12 +296,16 @@ def render_lines(changes: list[Change]) -> list[str]:
 
 
 def explain_state_texts(expected: str, recorded: str, ruleset: Ruleset,
-                        name: str = "state.yaml") -> list[str]:
+                        name: str = "state.yaml", *,
+                        labels: tuple[str, str] = ("expected", "recorded"),
+                        keep: Callable[[list[Change]], list[Change]] | None = None) -> list[str]:
     """Why a recorded state text is not the expected one, in game terms (for replay and whatif).
 
     Lines as :func:`render_lines` (before = expected, after = recorded); [] for
     identical texts. A text that is not a schema-valid state is reported by its
     problems; equal values in different bytes are said to differ in layout only.
+    ``labels`` name the two sides (whatif: ``published``, ``what-if``); ``keep`` filters
+    the changes for a view (``render.public.view_changes``): [] when it keeps none.
     """
     from agot_adjudicator.errors import InputError
     from agot_adjudicator.io.reading import parse_text
@@ -311,7 +315,7 @@ def explain_state_texts(expected: str, recorded: str, ruleset: Ruleset,
         return []
     states: list[GameState] = []
     problems: list[str] = []
-    for label, text in (("expected", expected), ("recorded", recorded)):
+    for label, text in zip(labels, (expected, recorded), strict=True):
         try:
             doc = parse_text(f"{name} ({label})", text.encode("utf-8"))
         except InputError as exc:
@@ -324,8 +328,12 @@ def explain_state_texts(expected: str, recorded: str, ruleset: Ruleset,
     if problems:
         return [f"not comparable as states: {p}" for p in problems]
     changes = diff_states(states[0], states[1], ruleset)
+    if keep is not None:
+        changes = keep(changes)
+        if not changes:
+            return []
     if not changes:
         return [f"{name}: same values; the texts differ only in layout or comments"]
     n = len(changes)
-    return [f"{name}: {n} difference{'s' if n != 1 else ''} (expected → recorded)",
+    return [f"{name}: {n} difference{'s' if n != 1 else ''} ({labels[0]} → {labels[1]})",
             *render_lines(changes)]

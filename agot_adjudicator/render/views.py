@@ -57,10 +57,13 @@ def area_rows(state: GameState, ruleset: Ruleset, columns: Sequence[str]) -> lis
     return rows
 
 
-def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> str:
-    """Board, tracks and houses as tables; ``house`` limits it to what that house may see."""
+def show_text(state: GameState, ruleset: Ruleset, house: str | None = None, *,
+              public: bool = False) -> str:
+    """Board, tracks and houses as tables; ``house`` limits it to what that house may see,
+    ``public`` to what every house may see (hand sizes; no decks, no seed)."""
+    view = f" (view of {house})" if house else " (public view)" if public else " (moderator's view)"
     out = [f"{ruleset.title} — game {state.game_id}, round {state.round}, "
-           f"{state.phase} phase" + (f" (view of {house})" if house else " (moderator's view)")]
+           f"{state.phase} phase" + view]
     if state.winner:
         out.append(f"Winner: {', '.join(state.winner['houses'])} — {state.winner['reason']}")
     out.append(table(area_rows(state, ruleset, AREA_COLUMNS), list(AREA_COLUMNS)))
@@ -80,12 +83,13 @@ def show_text(state: GameState, ruleset: Ruleset, house: str | None = None) -> s
     house_rows = []
     for h in state.order_of_play():
         hs = state.houses[h]
-        hand = ", ".join(hs.hand) if house is None or house == h else f"{len(hs.hand)} cards"
+        hand = ", ".join(hs.hand) if (house is None and not public) or house == h \
+            else f"{len(hs.hand)} cards"
         castles = sum(1 for a in ruleset.area_ids if ruleset.areas[a].castle
                       and controller(state, ruleset, a) == h)
         house_rows.append([h, hs.power, hs.supply, castles, hand, ", ".join(hs.discards)])
     out.append(table(house_rows, ["house", "power", "supply", "castles", "hand", "discards"]))
-    if house is None:
+    if house is None and not public:
         decks = "; ".join(f"{d}: {', '.join(state.decks[d])}" for d in state.decks)
         out.append(f"Westeros decks (top first; secret): {decks}")
         out.append(f"Seed: {state.seed} (secret until the game ends)")
