@@ -752,7 +752,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
             when = when.replace(tzinfo=datetime.UTC)
     else:
         when = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
-    stdin = click.get_binary_stream("stdin").read() if "-" in messages else None
+    stdin = sys.stdin.buffer.read() if "-" in messages else None
     from agot_adjudicator.io.gamedir import current_round
 
     state = current_round(game_dir).state

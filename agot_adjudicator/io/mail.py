@@ -149,14 +149,17 @@ def _maildir(path: Path) -> list[Incoming]:
 def _mbox(path: Path) -> list[Incoming]:
     box = mailbox.mbox(path, factory=None, create=False)
     out = []
-    for number, key in enumerate(sorted(box.keys()), start=1):
-        name = f"{path} (message {number})"
-        try:
-            raw = box.get_bytes(key, from_=False)
-        except (OSError, KeyError) as exc:
-            out.append(Incoming(name, None, f"cannot read this mbox message: {exc}"))
-            continue
-        out.append(Incoming(name, raw, kind="mail"))
+    try:
+        for number, key in enumerate(sorted(box.keys()), start=1):
+            name = f"{path} (message {number})"
+            try:
+                raw = box.get_bytes(key, from_=False)
+            except (OSError, KeyError) as exc:
+                out.append(Incoming(name, None, f"cannot read this mbox message: {exc}"))
+                continue
+            out.append(Incoming(name, raw, kind="mail"))
+    finally:
+        box.close()
     return out
 
 
