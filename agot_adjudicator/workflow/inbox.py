@@ -80,14 +80,14 @@ class _Board:
 
 
 def _board(game_dir: str) -> _Board:
-    """The board as it stands, as ``agot validate --game`` reads it (docs/protocol.md P4)."""
+    """The state a message's submission is checked against (RUL-P8-3): a message is the
+    house's whole submission for the round, and ``adjudicate --game`` reads every file from the
+    round's ``state.yaml``, also when the round is stopped; so it is checked there, with the
+    other houses' files, as adjudicate reads it (the in-memory run checks direct answers).
+    :func:`~agot_adjudicator.io.gamedir.board_now` first refuses an interrupted commit."""
     now = board_now(game_dir)
-    doc = read_yaml(str(now.path))
-    state = GameState.from_dict(doc.data)
-    if now.provisional and state.phase == "action":  # orders placed: check as adjudicate does
-        doc = read_yaml(str(now.round.state))
-        state = GameState.from_dict(doc.data)
-    return _Board(now.round, doc, state, "provisional" in doc.data)
+    doc = read_yaml(str(now.round.state))
+    return _Board(now.round, doc, GameState.from_dict(doc.data), False)
 
 
 def _iso(when: datetime.datetime) -> str:
