@@ -25,7 +25,9 @@ from agot_adjudicator.errors import (
     DifferencesFound,
     ExitCode,
     InputError,
+    MessagesNotAccepted,
     PendingDecisions,
+    Problem,
     UsageError,
     escaped,
 )
@@ -764,9 +766,9 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     click.echo(f"inbox: {len(outcomes)} message(s): {len(outcomes) - len(refused)} accepted, "
                f"{len(refused)} not; kept in {Path(game_dir) / 'messages'}")
     if refused:
-        for o in refused:
-            click.echo(f"error: {o.source}: {o.verdict}: {'; '.join(o.reasons)}", err=True)
-        sys.exit(int(ExitCode.INVALID_INPUT))
+        raise MessagesNotAccepted([Problem(o.source, None, None, "",
+                                           f"{o.verdict}: {'; '.join(o.reasons)}")
+                                   for o in refused])
 
 
 @main.command(epilog=EPILOG)
@@ -945,7 +947,7 @@ def conformance(ctx: click.Context, scenarios: str) -> None:
 def rules(rule_id: str | None, scenarios: str | None) -> None:
     """List the rules reference, or print rule ID (R6.4, P1) with its rulings and sources.
 
-    The reference is docs/rules.md in the package: R0–R13 for the rulebook, P1–P7
+    The reference is docs/rules.md in the package: R0–R13 for the rulebook, P1–P8
     for the decision protocol. With ID, also the conformance cases that cite it.
     """
     from agot_adjudicator.workflow.reference import rule_text, rules_list_text
