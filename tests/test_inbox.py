@@ -353,3 +353,41 @@ def test_new_without_game_refuses_mail_options_and_no_secrets_writes_no_players(
     assert result.exit_code == 0 and "secret" not in result.output
     assert not (tmp_path / "g" / "players.yaml").exists()
     assert run("inbox", "--game", str(tmp_path / "g")).exit_code == 2  # no MESSAGE
+
+
+def test_the_receipt_says_what_a_stopped_round_still_asks_of_the_house(game, tmp_path):
+    game, secrets = game
+    assert run("adjudicate", "--game", str(game)).exit_code == 3  # no orders from anyone
+    bids_only = ("format: agot-orders/1\nround: 1\nhouse: stark\nsecret: "
+                 f"{secrets['stark']}\nbids: {{iron_throne: 1}}\n")
+    path = tmp_path / "m.eml"
+    path.write_bytes(mail(wrapped(bids_only)))
+    result = run("inbox", "--game", str(game), "--received", WHEN, str(path))
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "(stopped on pending decisions)" in flat
+    assert "Still asked of stark: - r1/orders/stark: Place stark's orders" in flat
+    assert "r1/orders/lannister" not in flat and "lannister" not in flat.lower()
+    path.write_bytes(mail(wrapped(STARK.format(secret=secrets["stark"]))))
+    result = run("inbox", "--game", str(game), "--received", WHEN, str(path))
+    assert result.exit_code == 0, result.output
+    assert "Still asked of stark: - nothing for now" in " ".join(result.output.split())
+
+
+def test_names_in_direct_answers_are_turned_into_ids(game, tmp_path):
+    from agot_adjudicator.io.names import ids_from_names
+    from agot_adjudicator.io.reading import parse_text
+
+    text = ("format: agot-orders/1\nround: 1\nhouse: Stark\nanswers:\n"
+            "  r1/orders/stark: {Winterfell: March -1, White Harbor: null}\n"
+            "  r1/march@winterfell/stark:\n    moves: {Moat Cailin: [Knight, footman]}\n"
+            "    leave_power_token: false\n")
+    doc, renamed, problems = ids_from_names(parse_text("m", text.encode()), name_index(load_ruleset()))
+    assert problems == []
+    assert doc.data["answers"] == {
+        "r1/orders/stark": {"winterfell": "march_minus1", "white_harbor": None},
+        "r1/march@winterfell/stark": {"moves": {"moat_cailin": ["knight", "footman"]},
+                                      "leave_power_token": False}}
+    assert doc.locate(["answers", "r1/march@winterfell/stark", "moves", "moat_cailin"]) == (7, 26)
+    pairs = {(r.written, r.id) for r in renamed}
+    assert pairs >= {("Moat Cailin", "moat_cailin"), ("March -1", "march_minus1")}

@@ -38,7 +38,7 @@ from agot_adjudicator.io.reading import MAX_BYTES
 from agot_adjudicator.io.safefile import ReadRefused, read_bounded
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
-"""A message larger than this (16 MiB) is refused unread (its first bytes are kept)."""
+"""A message larger than this (16 MiB) is refused: recorded in the index with its receipt."""
 
 YAML_TYPES = ("text/yaml", "application/yaml", "application/x-yaml", "text/x-yaml")
 _HEADER_NAMES = ("from", "date", "subject", "message-id", "to", "mime-version")

@@ -104,6 +104,8 @@ class _Walk:
     def node(self, value: Any, spec: Spec, old: JsonPath, new: JsonPath) -> Any:
         if old in self.doc.positions:
             self.positions[new] = self.doc.positions[old]
+        if spec == "any" and isinstance(value, list | dict):  # a direct answer's structure
+            spec = ("list", "any") if isinstance(value, list) else ("map", "any", "any")
         if isinstance(spec, str):
             return self._name(spec, value, old) if isinstance(value, str) else \
                 self.node(value, None, old, new)

@@ -247,7 +247,10 @@ def _forged(message: Message, house: str, secret: str | None, players: Players) 
     return False
 
 
-def _pending_for(rd: RoundDir, house: str, answered: set[str]) -> list[str]:
+def _pending_for(rd: RoundDir, house: str, answered: set[str], sections: set[str]) -> list[str]:
+    """The house's entries in the stopped round's ``pending.yaml`` that this submission does
+    not answer (by id in ``answers:``, or an ``orders`` decision by an ``orders:`` section):
+    what the last run asked; the next run asks again whatever is still missing."""
     if not rd.pending.is_file():
         return []
     try:
@@ -256,8 +259,11 @@ def _pending_for(rd: RoundDir, house: str, answered: set[str]) -> list[str]:
         return [f"{rd.pending.name} cannot be read: ask the moderator"]
     out = []
     for entry in doc.data.get("pending") or []:
-        if isinstance(entry, dict) and entry.get("house") == house and entry.get("id") not in answered:
-            out.append(f"{entry.get('id')}: {entry.get('prompt', '')}".rstrip(": "))
+        if not isinstance(entry, dict) or entry.get("house") != house:
+            continue
+        if entry.get("id") in answered or (entry.get("kind") == "orders" and "orders" in sections):
+            continue
+        out.append(f"{entry.get('id')}: {entry.get('prompt', '')}".rstrip(": "))
     return out
 
 
@@ -339,8 +345,8 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     if check.verdict == "accepted":
         sections.append(("Check (agot validate on the board as it stands):",
                          ["ok"] + [f"warning: {w}" for w in check.warnings]))
-    answered = set((check.data.get("answers") or {}) if check.verdict == "accepted" else ())
-    asked = _pending_for(board.rd, str(house), answered)
+    given = check.data if check.verdict == "accepted" else {}
+    asked = _pending_for(board.rd, str(house), set(given.get("answers") or {}), set(given))
     if state.phase == "planning" and not board.rd.pending.is_file() and not (
             check.verdict == "accepted" and "orders" in check.data) and not _has_orders(
             board.rd, str(house), stored):
