@@ -144,6 +144,8 @@ def name_index(ruleset: Ruleset) -> NameIndex:
     ['moat_cailin', 'defense_plus1', 'eddard_stark', 'stark']
     >>> index.lookup("order", "march"), index.name("order", "support_plus1")
     (None, 'Support +1 (special)')
+    >>> index.lookup("order", "March +1"), index.lookup("order", "raid")
+    ('march_plus1', 'raid')
     """
     index = NameIndex()
     for area in ruleset.areas.values():
@@ -174,6 +176,13 @@ def name_index(ruleset: Ruleset) -> NameIndex:
                     index.add("order", f"{word} {bonus} {special}", token.id)
                     if special:
                         index.add("order", f"{special} {word} {bonus}", token.id)
+    for token in ruleset.order_tokens.values():  # "March +1" for the one +1 March (special)
+        if token.special and token.bonus:
+            for word in _KIND_WORDS.get(token.kind, (token.kind.replace("_", " "),)):
+                form = f"{word} {token.bonus:+d}"
+                if index.lookup("order", form) is None and \
+                        name_key(form) not in index._ambiguous.get("order", set()):
+                    index.add("order", form, token.id)
     for unit, names in _UNIT_NAMES.items():
         for name in names:
             index.add("unit", name, unit)

@@ -197,7 +197,7 @@ def _check(message: Message, board: _Board, players: Players, index: NameIndex,
     check.data = data
     if name_problems:
         check.problems = name_problems
-        return check.fail("invalid", "names that stand for no id")
+        return check.fail("invalid", "a name in it stands for nothing on the board or in the rules")
     found = schema_problems(doc, "orders")
     if found:
         check.problems = found
