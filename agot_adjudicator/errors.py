@@ -10,6 +10,8 @@ MalformedInput        1     input not understood: unreadable, not YAML, or not
                             the shape its schema requires
 IllegalInput          1     input understood, but against a rule of the game or
                             of the decision protocol
+MessagesNotAccepted   1     ``agot inbox``: a message refused, invalid or
+                            malformed (kept, with its receipt)
 InputError            1     both kinds at once (``validate`` reports every file)
 OSError               1     an output that cannot be written (no traceback)
 UsageError            2     a command used wrongly (also Click's own errors)
@@ -137,6 +139,14 @@ class IllegalInput(InputError):
     python-chess's IllegalMoveError). Exit 1."""
 
     summary = "illegal input: understood, but against the rules; nothing written"
+
+
+class MessagesNotAccepted(InputError):
+    """``agot inbox``: some messages were refused, invalid or malformed (their receipts say
+    why). Exit 1; every message is kept and nothing was stored for those."""
+
+    summary = ("some messages were not accepted: each is kept in the messages folder with its "
+               "receipt; nothing was stored for them")
 
 
 class PendingDecisions(AgotError):

@@ -44,8 +44,9 @@ def game(recorded, tmp_path) -> Path:
 
 
 def test_new_game_dir_layout(game):
-    assert sorted(p.name for p in game.iterdir()) == [".agot.lock", "round-01", "round-02",
-                                                      "round-03", "round-04", "rulesets"]
+    assert sorted(p.name for p in game.iterdir()) == [".agot.lock", "players.yaml", "round-01",
+                                                      "round-02", "round-03", "round-04",
+                                                      "rulesets"]
     kept = [p.name for p in (game / "rulesets").iterdir()]
     assert kept == [load_ruleset().sha256]
     first = game / "round-01"

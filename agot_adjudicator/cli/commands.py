@@ -25,7 +25,9 @@ from agot_adjudicator.errors import (
     DifferencesFound,
     ExitCode,
     InputError,
+    MessagesNotAccepted,
     PendingDecisions,
+    Problem,
     UsageError,
     escaped,
 )
@@ -168,15 +170,31 @@ def main(ctx: click.Context, ruleset_path: str | None) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Where to write the starting state.")
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
-              help="Start a game directory instead: writes DIR/round-01/state.yaml and a copy "
-                   "of the ruleset in DIR/rulesets/SHA256/.")
+              help="Start a game directory instead: writes DIR/round-01/state.yaml, a copy "
+                   "of the ruleset in DIR/rulesets/SHA256/ and DIR/players.yaml (a secret per "
+                   "house, kept as a salted hash; the secrets are printed once).")
+@click.option("--secrets-out", type=click.Path(dir_okay=False),
+              help="With --game: write the house secrets to FILE (mode 0600) instead of "
+                   "printing them.")
+@click.option("--address", "addresses", multiple=True, metavar="HOUSE=ADDR",
+              help="With --game: register HOUSE's mail address; `agot inbox` then takes HOUSE's "
+                   "messages only from ADDR (repeatable).")
+@click.option("--no-secrets", is_flag=True,
+              help="With --game: issue no house secrets (anyone may submit for any house "
+                   "through `agot inbox`).")
 @click.pass_context
 @handle_errors
 def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id: str | None,
-        output: str | None, game_dir: str | None) -> None:
+        output: str | None, game_dir: str | None, secrets_out: str | None,
+        addresses: tuple[str, ...], no_secrets: bool) -> None:
     """Write the starting state of a new game (R1, R12)."""
     if (output is None) == (game_dir is None):
         raise UsageError("give exactly one of -o FILE and --game DIR")
+    if game_dir is None and (secrets_out or addresses or no_secrets):
+        raise UsageError("--secrets-out, --address and --no-secrets set up a game directory: "
+                         "give --game DIR")
+    if secrets_out and no_secrets:
+        raise UsageError("--secrets-out and --no-secrets do not go together")
     ruleset = ruleset_of(ctx)
     count = int(players)
     chosen = list(ruleset.players[count])
@@ -200,15 +218,88 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
                                  "letters, digits, _ and - (starting with a letter or digit)",
                                  param_hint="--game-id")
     text = new_game_text(ruleset, chosen, seed, gid)
+    issued: dict[str, str] = {}
     if game_dir is not None:
         from agot_adjudicator.workflow.record import start_game
 
+        registered = _addresses(addresses, chosen)
+        if secrets_out is not None:
+            check_output(secrets_out, [])
         output = str(start_game(game_dir, text, ruleset))
+        if registered or not no_secrets:
+            issued = _set_players(game_dir, chosen, registered, chosen if not no_secrets else [])
     else:
         assert output is not None
         write_atomic(output, text)
     click.echo(f"wrote {output}: game {gid}, {count} players, round 1 planning phase")
     click.echo(f"seed commitment (publish it now): sha256 {seed_commitment(seed, gid)}")
+    if issued:
+        _tell_secrets(game_dir, issued, secrets_out)
+
+
+def _addresses(pairs: tuple[str, ...], houses: list[str]) -> dict[str, str]:
+    """``HOUSE=ADDR`` options as a map; refuse a house not in play or a malformed address."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        house, sep, address = pair.partition("=")
+        house, address = house.strip(), address.strip()
+        if not sep or house not in houses:
+            raise click.BadParameter(f"'{escaped(pair, 80)}': give HOUSE=ADDR with HOUSE one of "
+                                     f"{', '.join(houses)}", param_hint="--address")
+        if not re.fullmatch(r"[^@\s]+@[^@\s]+", address) or len(address) > 254:
+            raise click.BadParameter(f"'{escaped(address, 80)}' is not a mail address",
+                                     param_hint="--address")
+        out[house] = address.lower()
+    return out
+
+
+def _set_players(game_dir: str, houses: list[str], addresses: dict[str, str],
+                 new_secrets: list[str]) -> dict[str, str]:
+    """Under the lock: register ``addresses`` and issue new secrets to ``new_secrets`` in
+    GAME/players.yaml; the secrets issued (never stored)."""
+    from dataclasses import replace
+
+    from agot_adjudicator.io.lock import game_lock
+    from agot_adjudicator.io.players import (
+        HouseSettings,
+        Players,
+        new_secret,
+        read_players,
+        write_players,
+    )
+
+    issued: dict[str, str] = {}
+    with game_lock(game_dir):
+        players = read_players(game_dir)
+        settings = dict(players.houses)
+        for house in houses:
+            current = settings.get(house) or HouseSettings(house)
+            if house in addresses:
+                current = replace(current, address=addresses[house])
+            if house in new_secrets:
+                issued[house], current = new_secret(current)
+            settings[house] = current
+        write_players(game_dir, Players(settings, players.deadline))
+    return issued
+
+
+def _tell_secrets(game_dir: str | None, issued: dict[str, str], secrets_out: str | None) -> None:
+    """Print the secrets once, or write them to ``secrets_out`` (mode 0600)."""
+    lines = [f"{house}: {secret}" for house, secret in issued.items()]
+    if secrets_out is not None:
+        import os
+
+        fd = os.open(secrets_out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("# agot house secrets: send each line to its house only\n")
+            handle.write("\n".join(lines) + "\n")
+        click.echo(f"wrote {len(issued)} house secret(s) to {secrets_out} (send each to its "
+                   f"house only; {game_dir}/players.yaml keeps only salted hashes)")
+        return
+    click.echo(f"house secrets (shown once; send each to its house only; {game_dir}/"
+               "players.yaml keeps only salted hashes):")
+    for line in lines:
+        click.echo(f"  {line}")
 
 
 @main.command(epilog=EPILOG)
@@ -773,6 +864,109 @@ def send(game_dir: str, server: str | None, starttls: bool, user: str | None,
 
 
 @main.command(epilog=EPILOG)
+@click.argument("messages", metavar="MESSAGE...", nargs=-1, required=True)
+@click.option("--game", "game_dir", type=click.Path(file_okay=False), required=True,
+              help="The game directory whose current round the messages submit to.")
+@click.option("--received", metavar="ISO",
+              help="The receive time to record (ISO 8601, e.g. 2026-12-01T18:00:00Z; default: "
+                   "now, or the AGOT_RECEIVED environment variable).")
+@click.pass_context
+@handle_errors
+def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
+          received: str | None) -> None:
+    """Take players' messages: .eml files, mbox files, Maildir folders, plain text, or - (stdin).
+
+    Each message is kept in DIR/messages/ with its receive time and SHA-256 and
+    answered with a receipt (printed and kept); its one submission, checked as
+    `agot validate --game` checks a file, is stored as the house's
+    round-NN/orders/HOUSE.yaml (the latest accepted message of a house counts).
+    Exit 0 when every message is accepted, 1 when one is not.
+    """
+    import datetime
+    import os
+
+    from agot_adjudicator.workflow.inbox import receive
+
+    when_text = received or os.environ.get("AGOT_RECEIVED")
+    if when_text:
+        try:
+            when = datetime.datetime.fromisoformat(when_text.replace("Z", "+00:00"))
+        except ValueError:
+            raise click.BadParameter(f"'{escaped(when_text, 60)}' is not an ISO 8601 time",
+                                     param_hint="--received") from None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.UTC)
+    else:
+        when = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    stdin = sys.stdin.buffer.read() if "-" in messages else None
+    from agot_adjudicator.io.gamedir import current_round
+
+    state = current_round(game_dir).state
+    ruleset = ruleset_for(ctx, state, game_dir)
+    outcomes = receive(game_dir, messages, ruleset, when, stdin)
+    for outcome in outcomes:
+        click.echo(outcome.receipt)
+    refused = [o for o in outcomes if not o.accepted]
+    click.echo(f"inbox: {len(outcomes)} message(s): {len(outcomes) - len(refused)} accepted, "
+               f"{len(refused)} not; kept in {Path(game_dir) / 'messages'}")
+    if refused:
+        raise MessagesNotAccepted([Problem(o.source, None, None, "",
+                                           f"{o.verdict}: {'; '.join(o.reasons)}")
+                                   for o in refused])
+
+
+@main.command(epilog=EPILOG)
+@click.option("--game", "game_dir", type=click.Path(file_okay=False), required=True,
+              help="The game directory whose players.yaml to show or edit.")
+@click.option("--address", "addresses", multiple=True, metavar="HOUSE=ADDR",
+              help="Register HOUSE's mail address (repeatable).")
+@click.option("--new-secret", "new_secrets", multiple=True, metavar="HOUSE",
+              help="Issue HOUSE a new secret (the old one stops working); repeatable.")
+@click.option("--secrets-out", type=click.Path(dir_okay=False),
+              help="Write the new secrets to FILE (mode 0600) instead of printing them.")
+@click.pass_context
+@handle_errors
+def players(ctx: click.Context, game_dir: str, addresses: tuple[str, ...],
+            new_secrets: tuple[str, ...], secrets_out: str | None) -> None:
+    """Show or edit who may submit for each house (DIR/players.yaml).
+
+    Without options: list each house with whether it has a secret and its
+    address (never a secret).
+    """
+    from agot_adjudicator.io.gamedir import current_round
+    from agot_adjudicator.io.players import read_players
+
+    state = current_round(game_dir).state
+    _, game = load_state(str(state), ruleset_for(ctx, state, game_dir))
+    houses = game.order_of_play()
+    unknown = [h for h in new_secrets if h not in houses]
+    if unknown:
+        raise click.BadParameter(f"not a house in play: {', '.join(unknown)} (in play: "
+                                 f"{', '.join(houses)})", param_hint="--new-secret")
+    registered = _addresses(addresses, houses)
+    if secrets_out is not None and not new_secrets:
+        raise UsageError("--secrets-out writes new secrets: give --new-secret HOUSE")
+    if registered or new_secrets:
+        if secrets_out is not None:
+            check_output(secrets_out, [])
+        issued = _set_players(game_dir, houses, registered, list(new_secrets))
+        for house, address in registered.items():
+            click.echo(f"{house}: address {address}")
+        if issued:
+            _tell_secrets(game_dir, issued, secrets_out)
+        return
+    current = read_players(game_dir)
+    if not current.houses:
+        click.echo(f"{game_dir}: no players.yaml: no secrets, no addresses (anyone may submit "
+                   "for any house through `agot inbox`)")
+    for house in houses:
+        s = current.houses.get(house)
+        secret = "secret set" if s is not None and s.secret_sha256 else "no secret"
+        address = s.address if s is not None and s.address else "no address"
+        click.echo(f"{house}: {secret}, {address}")
+
+
+@main.command(epilog=EPILOG)
 @click.argument("game_dir", metavar="GAME_DIR", type=click.Path(file_okay=False))
 @click.option("--custom-start", is_flag=True,
               help="Accept a round-01 state that `agot new` did not write (a variant setup).")
@@ -916,7 +1110,7 @@ def conformance(ctx: click.Context, scenarios: str) -> None:
 def rules(rule_id: str | None, scenarios: str | None) -> None:
     """List the rules reference, or print rule ID (R6.4, P1) with its rulings and sources.
 
-    The reference is docs/rules.md in the package: R0–R13 for the rulebook, P1–P7
+    The reference is docs/rules.md in the package: R0–R13 for the rulebook, P1–P8
     for the decision protocol. With ID, also the conformance cases that cite it.
     """
     from agot_adjudicator.workflow.reference import rule_text, rules_list_text

@@ -1,20 +1,29 @@
-"""``GAME/players.yaml``: the moderator's private settings of a game directory (docs/formats.md).
+"""``GAME/players.yaml`` (``format: agot-players/1``): who may submit for each house.
 
-Minimal reader (format ``agot-players/1``): each house's secret hash, address and language,
-and the current round's deadline. Never public, never part of the replayed record.
+The moderator's private settings of a game directory (docs/formats.md): per house a
+salted SHA-256 of its secret, optionally its mail address and language, and the
+current round's deadline. Never public, never part of the record (``agot replay``
+reads only the round folders). Secrets come from the operating system's random
+source (:func:`secrets.token_urlsafe`), never from the game seed; only their salted
+hash is kept, compared with :func:`hmac.compare_digest` (docs/protocol.md P8).
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from agot_adjudicator.errors import MalformedInput
+from agot_adjudicator.io.reading import load_yaml
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.writing import dump_yaml, write_atomic
 
 PLAYERS_FILE = "players.yaml"
-PLAYERS_FORMAT = "agot-players/1"
+FORMAT = "agot-players/1"
 
 
 @dataclass(frozen=True)
@@ -29,8 +38,82 @@ class HouseSettings:
 @dataclass(frozen=True)
 class Players:
     houses: dict[str, HouseSettings]
-    deadline: str | None = None
-    """ISO 8601 UTC, e.g. ``2026-12-03T18:00:00Z``."""
+    deadline: str | None = None        # ISO 8601 UTC, e.g. "2026-12-03T18:00:00Z"
+
+
+def players_path(game_dir: str | Path) -> Path:
+    return Path(game_dir) / PLAYERS_FILE
+
+
+def read_players(game_dir: str | Path) -> Players:
+    """GAME/players.yaml; a missing file gives Players({}, None); a bad one raises the project's
+    located bad-input error (exit 1)."""
+    path = players_path(game_dir)
+    if not path.exists() and not path.is_symlink():
+        return Players({}, None)
+    try:
+        doc = load_yaml(path, root=game_dir)
+    except MalformedInput:
+        raise
+    except Exception as exc:  # InputError: one kind here
+        raise MalformedInput(list(getattr(exc, "problems", []))) from None
+    problems = schema_problems(doc, "players")
+    if problems:
+        raise MalformedInput(problems)
+    houses = {}
+    for house, body in doc.data.get("houses", {}).items():
+        secret = body.get("secret") or {}
+        houses[house] = HouseSettings(house, body.get("address"), secret.get("salt"),
+                                      secret.get("sha256"), body.get("language"))
+    deadline = doc.data.get("deadline")
+    return Players(houses, str(deadline) if deadline is not None else None)
+
+
+def players_text(players: Players) -> str:
+    """The YAML text of ``players`` (keys in a fixed order)."""
+    houses: dict[str, dict[str, object]] = {}
+    for house, s in players.houses.items():
+        body: dict[str, object] = {}
+        if s.secret_salt is not None and s.secret_sha256 is not None:
+            body["secret"] = {"salt": s.secret_salt, "sha256": s.secret_sha256}
+        if s.address is not None:
+            body["address"] = s.address
+        if s.language is not None:
+            body["language"] = s.language
+        houses[house] = body
+    data: dict[str, object] = {"format": FORMAT, "houses": houses}
+    if players.deadline is not None:
+        data["deadline"] = players.deadline
+    return dump_yaml(data, header=("agot players file: who may submit for each house (private: "
+                                   "never publish it).\nSecrets are kept as salted SHA-256 "
+                                   "hashes only; see docs/formats.md."))
+
+
+def write_players(game_dir: str | Path, players: Players) -> Path:
+    """Write ``GAME/players.yaml`` atomically (the caller holds the game lock)."""
+    path = players_path(game_dir)
+    write_atomic(path, players_text(players))
+    return path
+
+
+def secret_sha256(salt: str, secret: str) -> str:
+    """``sha256(bytes.fromhex(salt) + secret.encode())`` as hex."""
+    return hashlib.sha256(bytes.fromhex(salt) + secret.encode("utf-8")).hexdigest()
+
+
+def new_secret(settings: HouseSettings) -> tuple[str, HouseSettings]:
+    """A fresh secret from the OS random source and ``settings`` keeping only its salted hash."""
+    secret = secrets.token_urlsafe(18)
+    salt = secrets.token_hex(16)
+    return secret, replace(settings, secret_salt=salt, secret_sha256=secret_sha256(salt, secret))
+
+
+def secret_matches(settings: HouseSettings, secret: str) -> bool:
+    """Whether ``secret`` is the house's (constant-time comparison of the hashes)."""
+    if settings.secret_salt is None or settings.secret_sha256 is None:
+        return False
+    given = secret_sha256(settings.secret_salt, secret)
+    return hmac.compare_digest(given.encode("ascii"), settings.secret_sha256.encode("ascii"))
 
 
 def parse_deadline(text: str) -> datetime.datetime | None:
@@ -48,57 +131,3 @@ def parse_deadline(text: str) -> datetime.datetime | None:
     if when.tzinfo is None:
         when = when.replace(tzinfo=datetime.UTC)
     return when.astimezone(datetime.UTC)
-
-
-def _text(value: Any) -> str | None:
-    if isinstance(value, datetime.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=datetime.UTC)
-        return value.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return value if isinstance(value, str) else None
-
-
-def read_players(game_dir: str | Path) -> Players:
-    """GAME/players.yaml; a missing file gives ``Players({}, None)``; a bad one raises the
-    project's located bad-input error (exit 1)."""
-    from agot_adjudicator.io.reading import load_yaml
-
-    path = Path(game_dir) / PLAYERS_FILE
-    if not path.exists() and not path.is_symlink():
-        return Players({}, None)
-    doc = load_yaml(path)
-    data, problems = doc.data, []
-    if data.get("format") != PLAYERS_FORMAT:
-        problems.append(doc.problem(["format"], f"expected format: {PLAYERS_FORMAT}"))
-    houses: dict[str, HouseSettings] = {}
-    raw = data.get("houses", {})
-    if not isinstance(raw, dict):
-        problems.append(doc.problem(["houses"], "expected a map of houses"))
-        raw = {}
-    for house, entry in raw.items():
-        entry = entry or {}
-        if not isinstance(entry, dict):
-            problems.append(doc.problem(["houses", house], "expected a map"))
-            continue
-        secret = entry.get("secret") or {}
-        if not isinstance(secret, dict):
-            problems.append(doc.problem(["houses", house, "secret"], "expected {salt, sha256}"))
-            secret = {}
-        fields = {"address": entry.get("address"), "language": entry.get("language"),
-                  "secret_salt": secret.get("salt"), "secret_sha256": secret.get("sha256")}
-        for key, value in fields.items():
-            if value is not None and not isinstance(value, str):
-                problems.append(doc.problem(["houses", house, key], "expected a text"))
-        houses[house] = HouseSettings(house, **{k: v if isinstance(v, str) else None
-                                                 for k, v in fields.items()})
-    deadline = None
-    if data.get("deadline") is not None:
-        deadline = _text(data["deadline"])
-        if deadline is None or parse_deadline(deadline) is None:
-            problems.append(doc.problem(["deadline"], "expected an ISO 8601 time such as "
-                                        "2026-12-03T18:00:00Z"))
-            deadline = None
-    if problems:
-        raise MalformedInput(problems)
-    return Players(houses, deadline)
-

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they a
 
 # --- JSON Schema ---------------------------------------------------------------------------
 
-SCHEMA_NAMES = ("state", "orders", "ruleset", "scenario")
+SCHEMA_NAMES = ("state", "orders", "ruleset", "scenario", "players")
 
 
 @cache

@@ -58,7 +58,7 @@ def play(out: Path, seed: int) -> None:
     if out.exists():
         shutil.rmtree(out)
     run_cli("new", "--players", "5", "--seed", str(seed), "--game-id", "demo",
-            "--game", str(out))
+            "--game", str(out), "--no-secrets")  # a public demo: no house secrets
     driver = Driver(seed, 5, ruleset, nmr_rate=0.0, aggression=0.6)
     while True:
         rd = current_round(out)

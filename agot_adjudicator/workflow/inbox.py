@@ -1,0 +1,367 @@
+"""``agot inbox``: players' messages in, each kept, checked, stored and answered with a receipt.
+
+For each message (docs/protocol.md P8), under the game lock:
+
+1. keep it as received: ``GAME/messages/NNNN-SHA8.eml`` (``.txt`` for plain text), a
+   line in ``GAME/messages/index.jsonl`` (receive time, SHA-256, sender, house, verdict,
+   round, stored file) and its receipt ``NNNN-SHA8.receipt.txt``: nothing a player sent
+   is lost, accepted or not;
+2. find its one submission (:mod:`agot_adjudicator.io.mail`) and read it as a file is read
+   (safe YAML, size limits, located errors);
+3. check who sent it (:mod:`agot_adjudicator.io.players`): the house's secret (when the
+   game has secrets), its registered From address (when registered), a ``house:`` that is
+   the sender's own, answers only to the house's own decisions;
+4. turn display names into ids (:mod:`agot_adjudicator.io.names`), check the schema, then
+   run ``validate`` on the board as it stands (:func:`~agot_adjudicator.workflow.validate.validate_docs`);
+5. store an accepted submission, in id form without its secret, as the house's file
+   ``round-NN/orders/HOUSE.yaml``; a later accepted message of the house replaces it
+   (the latest counts, in the order messages are processed: RUL-P8-3).
+
+Verdicts: ``accepted``; ``refused`` (not from the house it names); ``invalid``
+(understood, but ``validate`` refuses it: nothing stored, the house's earlier file
+stays); ``malformed`` (unreadable, no submission, two submissions, not YAML, schema).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agot_adjudicator.errors import InputError, Problem, UsageError
+from agot_adjudicator.io.gamedir import RoundDir, board_now
+from agot_adjudicator.io.lock import game_lock
+from agot_adjudicator.io.mail import Message, gather, read_message
+from agot_adjudicator.io.names import Renamed, ids_from_names
+from agot_adjudicator.io.players import Players, read_players, secret_matches
+from agot_adjudicator.io.reading import Document, load_yaml, parse_text
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.writing import dump_yaml, write_atomic, write_bytes_atomic
+from agot_adjudicator.model.naming import NameIndex, name_index
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.receipt import echo_lines, receipt_text
+from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_docs
+
+MESSAGES = "messages"
+INDEX = "index.jsonl"
+
+
+@dataclass
+class Outcome:
+    """What became of one message."""
+
+    number: int
+    source: str
+    verdict: str
+    kept: str | None
+    receipt_file: str
+    receipt: str
+    house: str | None = None
+    sender: str | None = None
+    stored: str | None = None
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict == "accepted"
+
+
+@dataclass
+class _Board:
+    rd: RoundDir
+    state_doc: Document
+    state: GameState
+    provisional: bool
+
+
+def _board(game_dir: str) -> _Board:
+    """The state a message's submission is checked against (RUL-P8-3): a message is the
+    house's whole submission for the round, and ``adjudicate --game`` reads every file from the
+    round's ``state.yaml``, also when the round is stopped; so it is checked there, with the
+    other houses' files, as adjudicate reads it (the in-memory run checks direct answers).
+    :func:`~agot_adjudicator.io.gamedir.board_now` first refuses an interrupted commit."""
+    now = board_now(game_dir)
+    doc = read_yaml(str(now.round.state))
+    return _Board(now.round, doc, GameState.from_dict(doc.data), False)
+
+
+def _iso(when: datetime.datetime) -> str:
+    return when.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _next_number(folder: Path) -> int:
+    index = folder / INDEX
+    if not index.is_file():
+        return 1
+    numbers = [0]
+    for line in index.read_text(encoding="utf-8").splitlines():
+        try:
+            numbers.append(int(json.loads(line)["n"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return max(numbers) + 1
+
+
+def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
+            received: datetime.datetime, stdin: bytes | None = None) -> list[Outcome]:
+    """Process the messages ``arguments`` name (see the module docstring), in Date order then
+    argument order (a message without a Date counts as received at ``received``)."""
+    if not Path(game_dir).is_dir():
+        raise UsageError(f"{game_dir}: not a game directory (no such directory)")
+    with game_lock(game_dir):
+        board = _board(game_dir)
+        players = read_players(game_dir)
+        incoming = gather(arguments, stdin)
+        messages = [read_message(i) for i in incoming]
+        order = sorted(range(len(messages)),
+                       key=lambda k: (messages[k].date or received, k))
+        folder = Path(game_dir) / MESSAGES
+        folder.mkdir(exist_ok=True)
+        index = name_index(ruleset)
+        outcomes = []
+        for k in order:
+            outcomes.append(_process(game_dir, folder, messages[k], board, players, index,
+                                     ruleset, received))
+        return outcomes
+
+
+@dataclass
+class _Check:
+    verdict: str = "accepted"
+    reasons: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    house: str | None = None
+    data: dict[str, Any] | None = None
+    renamed: list[Renamed] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    forged: bool = False
+
+    def fail(self, verdict: str, reason: str) -> _Check:
+        self.verdict = verdict
+        self.reasons.append(reason)
+        return self
+
+
+def _check(message: Message, board: _Board, players: Players, index: NameIndex,
+           ruleset: Ruleset) -> _Check:
+    check = _Check()
+    if message.problems or message.found is None:
+        for why in message.problems:
+            check.fail("malformed", why)
+        return check
+    if board.state.phase == "ended":
+        return check.fail("refused", "the game has ended: no submission is taken")
+    try:
+        doc = parse_text(message.found.name, message.found.text)
+    except InputError as exc:
+        check.problems = list(exc.problems)
+        return check.fail("malformed", "the submission is not readable YAML")
+    data = dict(doc.data)
+    secret = data.pop("secret", None)
+    doc = Document(doc.name, data, doc.sha256,
+                   {p: v for p, v in doc.positions.items() if p[:1] != ("secret",)},
+                   {p: v for p, v in doc.key_positions.items() if p[:1] != ("secret",)})
+    doc, check.renamed, name_problems = ids_from_names(doc, index)
+    data = doc.data
+    if "houses" in data:
+        return check.fail("refused", "a message submits for one house: give `house:` and "
+                          "that house's orders, bids, plans and answers, not `houses:`")
+    house = data.get("house")
+    if not isinstance(house, str):
+        return check.fail("refused", "no `house:` line: say which house this submission is "
+                          "for (`house: stark`)")
+    check.house = house
+    if house not in board.state.houses:
+        return check.fail("refused", f"'{house}' is not a house in play in this game")
+    if secret is not None and not isinstance(secret, str):
+        return check.fail("refused", "`secret:` must be the text the moderator sent you")
+    why = _who(message, house, secret, players)
+    if why is not None:
+        check.forged = _forged(message, house, secret, players)
+        return check.fail("refused", why)
+    if not any(s.secret_sha256 for s in players.houses.values()):
+        check.notes.append("this game keeps no house secrets (no players.yaml, or none in "
+                           "it): anyone may submit for any house; the moderator sets them with "
+                           "`agot players --new-secret`")
+    for answer_id in data.get("answers") or {}:
+        owner = str(answer_id).rsplit("/", 1)[-1]
+        if owner != house:
+            return check.fail("refused", f"{house} cannot answer {answer_id}: it is another "
+                              "house's decision (a house answers only its own)")
+    check.data = data
+    if name_problems:
+        check.problems = name_problems
+        return check.fail("invalid", "a name in it stands for nothing on the board or in the rules")
+    found = schema_problems(doc, "orders")
+    if found:
+        check.problems = found
+        return check.fail("malformed", "not the shape of a submission (agot-orders/1)")
+    others, _ = read_submissions([str(p) for p in board.rd.orders() if p.name != f"{house}.yaml"])
+    result = validate_docs(board.state_doc, [*others, doc], ruleset,
+                           provisional=board.provisional)
+    check.problems = [p for p in result.problems if p.file == doc.name]
+    check.warnings = [p for p in result.warnings if p.file == doc.name]
+    if check.problems:
+        return check.fail("invalid", "`agot validate` refuses it on the board as it stands")
+    return check
+
+
+def _who(message: Message, house: str, secret: str | None, players: Players) -> str | None:
+    """Why ``message`` is not accepted as ``house``'s (RUL-P8-4), or None. The words never
+    name another house nor say anything of its state."""
+    settings = players.houses.get(house)
+    with_secret = any(s.secret_sha256 for s in players.houses.values())
+    if with_secret:
+        if settings is None or not settings.secret_sha256:
+            return f"{house} has no secret in this game's players.yaml: ask the moderator"
+        if secret is None:
+            return (f"no secret: add the line `secret: ...` with {house}'s secret (sent to you "
+                    "by the moderator) to the submission")
+        if not secret_matches(settings, secret):
+            return f"the secret given is not {house}'s: this message is not accepted as {house}'s"
+    if settings is not None and settings.address:
+        if message.sender is None:
+            return (f"{house} submits from its registered mail address; this message has no "
+                    "From address")
+        if message.sender.casefold() != settings.address.casefold():
+            return (f"{house} submits from its registered mail address; this message is from "
+                    f"{message.sender}")
+    return None
+
+
+def _forged(message: Message, house: str, secret: str | None, players: Players) -> bool:
+    """Whether the sender is known as another house (its secret or its address)."""
+    for other, s in players.houses.items():
+        if other == house:
+            continue
+        if isinstance(secret, str) and secret_matches(s, secret):
+            return True
+        if s.address and message.sender and s.address.casefold() == message.sender.casefold():
+            return True
+    return False
+
+
+def _pending_for(rd: RoundDir, house: str, answered: set[str], sections: set[str]) -> list[str]:
+    """The house's entries in the stopped round's ``pending.yaml`` that this submission does
+    not answer (by id in ``answers:``, or an ``orders`` decision by an ``orders:`` section):
+    what the last run asked; the next run asks again whatever is still missing."""
+    if not rd.pending.is_file():
+        return []
+    try:
+        doc = load_yaml(rd.pending, root=rd.path.parent)
+    except InputError:
+        return [f"{rd.pending.name} cannot be read: ask the moderator"]
+    out = []
+    for entry in doc.data.get("pending") or []:
+        if not isinstance(entry, dict) or entry.get("house") != house:
+            continue
+        if entry.get("id") in answered or (entry.get("kind") == "orders" and "orders" in sections):
+            continue
+        out.append(f"{entry.get('id')}: {entry.get('prompt', '')}".rstrip(": "))
+    return out
+
+
+def _process(game_dir: str, folder: Path, message: Message, board: _Board, players: Players,
+             index: NameIndex, ruleset: Ruleset, received: datetime.datetime) -> Outcome:
+    number = _next_number(folder)
+    raw = message.incoming.raw
+    digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
+    stem = f"{number:04d}-{digest[:8]}" if digest else f"{number:04d}-unreadable"
+    kept = None
+    if raw is not None:
+        kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
+        write_bytes_atomic(folder / kept, raw)
+    check = _check(message, board, players, index, ruleset)
+    stored = None
+    replaced = False
+    rd = board.rd
+    house = check.house
+    if check.verdict == "accepted" and house is not None and check.data is not None:
+        path = rd.orders_dir / f"{house}.yaml"
+        replaced = path.exists()
+        header = (f"{house}'s submission for round {check.data.get('round')}, taken by agot "
+                  f"inbox from\n{MESSAGES}/{kept} (sha256 {digest}),\nreceived "
+                  f"{_iso(received)}. Display names are turned into ids and the secret is "
+                  "left out;\nthe message itself is kept in the messages folder.")
+        write_atomic(path, dump_yaml(check.data, header=header))
+        stored = str(path.relative_to(Path(game_dir)))
+    receipt = _receipt(number, kept, digest, received, message, check, board, index, stored,
+                       replaced)
+    receipt_file = f"{stem}.receipt.txt"
+    write_atomic(folder / receipt_file, receipt)
+    entry = {"n": number, "file": kept, "receipt": receipt_file, "sha256": digest,
+             "received": _iso(received), "source": message.incoming.name,
+             "from": message.sender, "date": _iso(message.date) if message.date else None,
+             "message_id": message.message_id, "house": house, "verdict": check.verdict,
+             "reason": "; ".join(check.reasons) or None, "forged": check.forged or None,
+             "round": board.state.round, "stored": stored}
+    index_path = folder / INDEX
+    before = index_path.read_text(encoding="utf-8") if index_path.is_file() else ""
+    write_atomic(index_path, before + json.dumps(entry, ensure_ascii=False) + "\n")
+    return Outcome(number, message.incoming.name, check.verdict, kept, receipt_file, receipt,
+                   house, message.sender, stored, check.reasons)
+
+
+def _receipt(number: int, kept: str | None, digest: str | None, received: datetime.datetime,
+             message: Message, check: _Check, board: _Board, index: NameIndex,
+             stored: str | None, replaced: bool) -> str:
+    state = board.state
+    head = [f"agot inbox receipt {number}: message {kept or message.incoming.name}",
+            f"Received: {_iso(received)}"]
+    if digest:
+        head.append(f"SHA-256: {digest}")
+    if message.sender:
+        head.append(f"From: {message.sender}")
+    if message.subject:
+        head.append(f"Subject: {message.subject}")
+    verdicts = {"accepted": "ACCEPTED", "invalid": "NOT ACCEPTED (invalid)",
+                "refused": "REFUSED", "malformed": "NOT ACCEPTED (malformed)"}
+    verdict = f"Verdict: {verdicts[check.verdict]}"
+    if stored:
+        verdict += f": stored as {stored}" + (", replacing the house's earlier submission"
+                                              if replaced else "")
+    elif check.verdict != "accepted":
+        verdict += ": nothing stored" + (" (the house's earlier submission, if any, still "
+                                          "counts)" if check.verdict == "invalid" else "")
+    head.append(verdict)
+    sections: list[tuple[str, list[str]]] = [("Why:", check.reasons),
+                                             ("Problems:", [str(p) for p in check.problems])]
+    if check.verdict == "refused" or check.data is None:
+        return receipt_text(head, sections)  # to the sender only: nothing of the game's state
+    house = check.house
+    head.insert(len(head) - 1, f"Game: {state.game_id}, round {state.round}, {state.phase} phase"
+                + (" (stopped on pending decisions)" if board.rd.pending.is_file() else ""))
+    sections.insert(0, (f"Your submission ({house}), in words:",
+                        echo_lines(check.data, index) or ["nothing (no orders, bids, plans "
+                                                          "or answers)"]))
+    sections.insert(1, ("Names turned into ids:",
+                        [f"{r.written} -> {r.id}" for r in check.renamed]))
+    if check.verdict == "accepted":
+        sections.append(("Check (agot validate on the board as it stands):",
+                         ["ok"] + [f"warning: {w}" for w in check.warnings]))
+    given = check.data if check.verdict == "accepted" else {}
+    asked = _pending_for(board.rd, str(house), set(given.get("answers") or {}), set(given))
+    if state.phase == "planning" and not board.rd.pending.is_file() and not (
+            check.verdict == "accepted" and "orders" in check.data) and not _has_orders(
+            board.rd, str(house), stored):
+        asked.insert(0, f"orders for round {state.round} (planning phase)")
+    sections.append((f"Still asked of {house}:", asked or ["nothing for now"]))
+    sections.append(("Notes:", check.notes))
+    return receipt_text(head, sections)
+
+
+def _has_orders(rd: RoundDir, house: str, stored: str | None) -> bool:
+    """Whether the house's stored file of this round gives orders."""
+    path = rd.orders_dir / f"{house}.yaml"
+    if not path.is_file():
+        return False
+    try:
+        return "orders" in load_yaml(path).data
+    except InputError:
+        return False
