@@ -391,3 +391,24 @@ def test_names_in_direct_answers_are_turned_into_ids(game, tmp_path):
     assert doc.locate(["answers", "r1/march@winterfell/stark", "moves", "moat_cailin"]) == (7, 26)
     pairs = {(r.written, r.id) for r in renamed}
     assert pairs >= {("Moat Cailin", "moat_cailin"), ("March -1", "march_minus1")}
+
+
+def test_status_gives_the_receive_time_of_a_stored_message(game, tmp_path):
+    """agot status reads when an inbox-stored file's message was received (index.jsonl, P8),
+    not the file's modification time; a file put there by hand keeps its own time."""
+    game, secrets = game
+    path = tmp_path / "ned.eml"
+    path.write_bytes(mail(wrapped(STARK.format(secret=secrets["stark"]))))
+    assert run("inbox", "--game", str(game), "--received", "2026-11-02T10:00:00Z",
+               str(path)).exit_code == 0
+    (game / "round-01" / "orders" / "lannister.yaml").write_text(
+        "format: agot-orders/1\nround: 1\nhouse: lannister\n")
+    os.utime(game / "round-01" / "orders" / "lannister.yaml", (1_800_000_000, 1_800_000_000))
+    shown = run("status", "--game", str(game)).output
+    assert "stark.yaml received 2026-11-02T10:00:00Z" in shown
+    assert "lannister.yaml received 2027-01-15T08:00:00Z" in shown
+    # an edited stored file whose header no longer names a kept message: its own time
+    stored = game / "round-01" / "orders" / "stark.yaml"
+    stored.write_text(stored.read_text().replace("sha256 ", "sha256 0"))
+    os.utime(stored, (1_800_000_000, 1_800_000_000))
+    assert "stark.yaml received 2027-01-15T08:00:00Z" in run("status", "--game", str(game)).output

@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -365,3 +366,37 @@ def _has_orders(rd: RoundDir, house: str, stored: str | None) -> bool:
         return "orders" in load_yaml(path).data
     except InputError:
         return False
+
+
+def inbox_received(path: Path) -> datetime.datetime | None:
+    """When the message behind an orders file that ``agot inbox`` stored was received (the
+    ``received`` of its line in ``GAME/messages/index.jsonl``, P8), or None for a file put there
+    another way. The file's header names the kept message and its SHA-256; both must match a
+    line of the index."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            head = fh.read(2048)
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = re.search(r"taken by agot inbox from\n# " + MESSAGES + r"/(\S+) \(sha256 ([0-9a-f]{64})\)",
+                      head)
+    if found is None:
+        return None
+    index = path.parent.parent.parent / MESSAGES / INDEX
+    try:
+        lines = index.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in reversed(lines):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if (isinstance(entry, dict) and entry.get("file") == found[1]
+                and entry.get("sha256") == found[2] and isinstance(entry.get("received"), str)):
+            try:
+                return datetime.datetime.strptime(entry["received"], "%Y-%m-%dT%H:%M:%SZ").replace(
+                    tzinfo=datetime.UTC)
+            except ValueError:
+                return None
+    return None

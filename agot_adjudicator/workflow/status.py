@@ -38,10 +38,12 @@ def file_time(path: Path) -> datetime.datetime:
 
 
 def received_at(path: Path) -> datetime.datetime:
-    """When a submission file was received. The one time source of ``agot status``: today the
-    file's modification time (the mail intake's ``GAME/messages/index.jsonl`` can answer here
-    instead)."""
-    return file_time(path)
+    """When a submission file was received, the one time source of ``agot status``: for a file
+    ``agot inbox`` stored, its message's receive time (``GAME/messages/index.jsonl``, P8); else
+    the file's modification time."""
+    from agot_adjudicator.workflow.inbox import inbox_received
+
+    return inbox_received(path) or file_time(path)
 
 
 def iso(when: datetime.datetime | None) -> str | None:
