@@ -423,6 +423,13 @@ def test_template_from_a_game_names_the_game_check(tmp_path: Path) -> None:
     assert from_game.exit_code == 0, from_game.output
     assert "Check it before sending: the moderator runs agot validate --game GAME THIS_FILE" \
         in from_game.output
+    assert "add a line `secret: …` below `house:`" in from_game.output  # agot new keeps secrets
     from_state = runner.invoke(main, ["template", str(game / "round-01" / "state.yaml"),
                                       "--house", "stark"])
     assert "agot validate STATE THIS_FILE" in from_state.output
+    assert "secret: …" not in from_state.output
+    bare = tmp_path / "bare"
+    assert runner.invoke(main, ["new", "--players", "3", "--seed", "4", "--no-secrets",
+                                "--game", str(bare)]).exit_code == 0
+    assert "secret: …" not in runner.invoke(main, ["template", "--game", str(bare),
+                                                    "--house", "stark"]).output

@@ -193,15 +193,17 @@ class _View:
 
 
 def order_template(state: GameState, ruleset: Ruleset, house: str,
-                   schema_ref: str = DEFAULT_SCHEMA_REF, check: str = "agot validate STATE THIS_FILE") -> str:
+                   schema_ref: str = DEFAULT_SCHEMA_REF, check: str = "agot validate STATE THIS_FILE",
+                   secret: bool = False) -> str:
     """The order file skeleton of ``house`` for the round of ``state`` (R3–R8; see module doc).
 
     ``house`` must be in play and the game not ended (the CLI checks both); ``check`` is the
-    command the file's notes tell the player to check it with.
+    command the file's notes tell the player to check it with; ``secret``: the game keeps house
+    secrets, and the notes say to add the house's (P8).
     """
     view = _View.of(state, ruleset, house)
     out = _Lines()
-    _header(out, view, schema_ref, check)
+    _header(out, view, schema_ref, check, secret)
     if view.planning:
         _orders(out, view)
     else:
@@ -223,7 +225,7 @@ def order_template(state: GameState, ruleset: Ruleset, house: str,
     return out.text()
 
 
-def _header(out: _Lines, view: _View, schema_ref: str, check: str) -> None:
+def _header(out: _Lines, view: _View, schema_ref: str, check: str, secret: bool) -> None:
     """The ``$schema`` line, how to use the file, and its live keys."""
     s, house = view.state, view.house
     out.live(f"# yaml-language-server: $schema={schema_ref}")
@@ -239,6 +241,9 @@ def _header(out: _Lines, view: _View, schema_ref: str, check: str) -> None:
     out.note("then edit the example value. Lines starting with '##' explain. Left as it is, this file")
     out.note(f"is valid and submits nothing: the adjudicator will ask for {house}'s decisions.")
     out.note(f"Check it before sending: {check}")
+    if secret:
+        out.note("When you mail it, add a line `secret: …` below `house:` with the secret your")
+        out.note("moderator sent you: agot inbox refuses a message without it and never stores it.")
     out.live("format: agot-orders/1")
     out.live(f"round: {s.round}")
     out.live(f"house: {house}")

@@ -65,7 +65,13 @@ def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str,
                                       "there is nothing to submit")])
     check = ("the moderator runs agot validate --game GAME THIS_FILE" if game_dir is not None
              else "agot validate STATE THIS_FILE")
-    return order_template(state, ruleset, house, schema_ref, check)
+    secret = False
+    if game_dir is not None:
+        from agot_adjudicator.io.players import read_players
+
+        kept = read_players(game_dir).houses.get(house)
+        secret = kept is not None and kept.secret_sha256 is not None
+    return order_template(state, ruleset, house, schema_ref, check, secret)
 
 
 def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: str, *,
