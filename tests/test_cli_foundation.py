@@ -197,7 +197,6 @@ def test_version():
 @pytest.mark.parametrize("args", [
     ["--no-such-option"],
     ["frobnicate"],
-    ["new", "-o", "x.yaml"],                                     # --seed is required
     ["new", "--seed", "1"],                                      # -o is required
     ["new", "--players", "6", "--seed", "1", "-o", "x.yaml"],
     ["new", "--seed", "-1", "-o", "x.yaml"],
@@ -276,3 +275,21 @@ def test_validate_names_both_kinds_when_files_have_both(state: Path, tmp_path: P
     assert result.exit_code == 1
     assert result.stderr.splitlines()[-1] == ("agot: invalid input (some not understood, some "
                                              "against the rules); nothing written")
+
+
+def test_new_without_a_seed_draws_a_random_one_and_warns_for_a_guessable_one(tmp_path):
+    """P3: the commitment hides the seed only if the seed cannot be guessed: by default agot new
+    draws 64 random bits from the operating system; a hand-picked seed below 2^40 is warned."""
+    import re
+
+    seeds = set()
+    for name in ("a.yaml", "b.yaml"):
+        result = _run("new", "--players", "3", "-o", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        assert "warning" not in result.output
+        seeds.add(re.search(r"\n  seed: (\d+)\n", (tmp_path / name).read_text())[1])
+    assert len(seeds) == 2
+    small = _run("new", "--players", "3", "--seed", "8812", "-o", str(tmp_path / "c.yaml"))
+    assert small.exit_code == 0 and "seed 8812 is below 2^40" in small.stderr
+    big = _run("new", "--players", "3", "--seed", str(2**40), "-o", str(tmp_path / "d.yaml"))
+    assert big.exit_code == 0 and "warning" not in big.stderr

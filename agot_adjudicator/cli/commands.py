@@ -159,12 +159,18 @@ def main(ctx: click.Context, ruleset_path: str | None) -> None:
     ctx.obj["ruleset"] = ruleset_path
 
 
+GUESSABLE_SEED = 2**40
+"""Seeds below this can be recovered from their commitment by trying them all (P3)."""
+
+
 @main.command(epilog=EPILOG)
 @click.option("--players", type=click.Choice(["3", "4", "5"]), default="5", show_default=True,
               help="Number of players (R12 decides who is out).")
 @click.option("--houses", help="Comma-separated houses in play (default: R12.1's choice).")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), required=True,
-              help="Game seed: the only source of randomness (Westeros decks).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+              help="Game seed: the only source of randomness (Westeros decks); default: a random "
+                   "64-bit seed from the operating system. A seed below 2^40 can be found from the "
+                   "published commitment by trying every value (warned).")
 @click.option("--game-id", help="Game id recorded in the state (default: game- and 8 hex "
                                  "digits of a hash of the seed; never the seed itself).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
@@ -184,7 +190,7 @@ def main(ctx: click.Context, ruleset_path: str | None) -> None:
                    "through `agot inbox`).")
 @click.pass_context
 @handle_errors
-def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id: str | None,
+def new(ctx: click.Context, players: str, houses: str | None, seed: int | None, game_id: str | None,
         output: str | None, game_dir: str | None, secrets_out: str | None,
         addresses: tuple[str, ...], no_secrets: bool) -> None:
     """Write the starting state of a new game (R1, R12)."""
@@ -212,6 +218,14 @@ def new(ctx: click.Context, players: str, houses: str | None, seed: int, game_id
                        "players; using the houses given", err=True)
     from agot_adjudicator.engine.chance import default_game_id, seed_commitment
 
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**64)  # P3: never guessable from the commitment
+    elif seed < GUESSABLE_SEED:
+        click.echo(f"warning: seed {seed} is below 2^40: anyone can find it from the published "
+                   "commitment by trying every value, and then foresee every Westeros draw; for "
+                   "a real game leave --seed out (a random 64-bit seed) (P3)", err=True)
     gid = game_id or default_game_id(seed)
     if not GAME_ID.fullmatch(gid):
         raise click.BadParameter(f"'{escaped(gid, 80)}': a game id is 1 to 64 ASCII lower-case "
