@@ -1,13 +1,18 @@
 """End to end (issue 15): a 3-player game whose rounds go in as .eml files (greetings,
-signatures, quoted text, display names, secrets), then `agot replay` of the game directory."""
+signatures, quoted text, display names, secrets), whose every run's per-house messages go out
+through `agot send` to a real SMTP server on localhost, then `agot replay` of the game
+directory."""
 
 from __future__ import annotations
 
+import email
 import json
 from email.message import EmailMessage
+from email.policy import SMTP
 from typing import Any
 
 from click.testing import CliRunner
+from test_mail import smtp_server  # noqa: F401  (a pytest fixture: aiosmtpd on localhost)
 
 from agot_adjudicator.cli.commands import main
 from agot_adjudicator.io.gamedir import current_round
@@ -57,7 +62,19 @@ def message(house: str, data: dict[str, Any], secret: str, number: int) -> bytes
     return bytes(msg)
 
 
-def test_three_rounds_through_mail_then_replay(tmp_path):
+def delivered(inbox: Any, start: int) -> dict[str, str]:
+    """The messages the server received since ``start``: recipient -> text part."""
+    got: dict[str, str] = {}
+    for rcpts, data in inbox.received[start:]:
+        msg = email.message_from_bytes(data, policy=SMTP)
+        (rcpt,) = rcpts
+        assert rcpt == msg["To"] and rcpt not in got
+        got[rcpt] = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    return got
+
+
+def test_three_rounds_through_mail_then_replay(tmp_path, smtp_server):  # noqa: F811
+    inbox, server = smtp_server
     runner = CliRunner()
     ruleset = load_ruleset()
     index = name_index(ruleset)
@@ -94,6 +111,20 @@ def test_three_rounds_through_mail_then_replay(tmp_path):
                 assert got.exit_code == 0, got.output
                 renamed += got.output.count(" -> ")
             ran = runner.invoke(main, ["adjudicate", "--game", str(game)])
+            # every run's mail goes out: each address gets exactly its own house's message
+            start = len(inbox.received)
+            out = runner.invoke(main, ["send", "--game", str(game), "--smtp", server,
+                                       "--from", "moderator@example.org"])
+            assert out.exit_code == 0, out.output
+            got = delivered(inbox, start)
+            assert sorted(got) == sorted(f"{h}@example.org" for h in bodies)
+            mail_dir = rd.path / "mail"
+            for house in bodies:
+                assert got[f"{house}@example.org"] == (mail_dir / f"{house}.txt").read_text()
+                assert f"Private to {house.title()}" in got[f"{house}@example.org"]
+                for other in bodies:
+                    if other != house:
+                        assert f"Private to {other.title()}" not in got[f"{house}@example.org"]
             if ran.exit_code == 0:
                 break
             assert ran.exit_code == 3, ran.output
@@ -110,6 +141,8 @@ def test_three_rounds_through_mail_then_replay(tmp_path):
     assert renamed > 3 * ROUNDS  # display names were turned into ids
     entries = [json.loads(line) for line in (game / "messages" / "index.jsonl").read_text().splitlines()]
     assert len(entries) == sent and all(e["verdict"] == "accepted" for e in entries)
+    receipts = sorted((game / "messages").glob("*.receipt.txt"))
+    assert len(receipts) == sent and all("Verdict: ACCEPTED" in r.read_text() for r in receipts)
     for rd_number in range(1, ROUNDS + 1):
         for stored in (game / f"round-{rd_number:02d}" / "orders").iterdir():
             text = stored.read_text()
