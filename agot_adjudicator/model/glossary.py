@@ -1,0 +1,174 @@
+"""The glossary: the name of every id a person sees, in English and in simplified and
+traditional Chinese, and name resolution for intake.
+
+The glossary is a ruleset file (``glossary.yaml``) that is exported and checked with the
+ruleset but is not part of its content hash: a name is presentation, never a rule, so
+correcting one changes no game result (docs/formats.md, The glossary). Names are scoped
+by kind: :meth:`Glossary.resolve` is told the kind it expects (an area, an order, ...), and
+within a kind each name, in any locale, belongs to one id. The intake kinds
+(:data:`INTAKE_KINDS`) share no name at all, so a word of an order line names one thing.
+
+>>> from agot_adjudicator.io.rulesets import load_ruleset
+>>> g = load_ruleset().glossary
+>>> g.resolve("area", "臨冬城"), g.resolve("area", "临冬城"), g.resolve("area", " winterFELL ")
+('winterfell', 'winterfell', 'winterfell')
+>>> g.resolve("order", "行军令 +1"), g.name("area", "dragonstone", "zh-Hant")
+('march_plus1', '龍石島')
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+LOCALES = ("en", "zh-Hans", "zh-Hant")
+"""The glossary's locales: English (the ruleset's own names), simplified and traditional Chinese."""
+CHINESE = ("zh-Hans", "zh-Hant")
+
+KINDS = ("house", "area", "order", "unit", "house_card", "westeros_card", "track", "token")
+"""The kinds of ids the glossary names, each a namespace of its own."""
+INTAKE_KINDS = ("house", "area", "order", "unit", "house_card")
+"""Kinds a player writes in an order file or a mail body: no name is shared between them."""
+
+SOURCES = ("rulebook", "rulebook-simplified", "novels", "summary", "agot")
+"""Where a Chinese name comes from (docs/formats.md, The glossary): the locale's own rulebook
+translation; the simplified translation's term in traditional characters (zh-Hant only); the
+published translation of the novels; the community summaries; agot's own rendering."""
+
+_FOLD = str.maketrans({
+    "’": "'", "‘": "'", "`": "'", "´": "'", "＇": "'",
+    "−": "-", "–": "-", "—": "-", "‐": "-",
+    "*": "★", "☆": "★",
+})
+_DROP = frozenset("·‧・•．.")  # name separators: 艾德·史塔克 = 艾德‧史塔克 = 艾德史塔克
+
+
+def name_key(text: str) -> str:
+    """The form of a name that intake compares: NFKC (full-width → half-width), case-folded,
+    quotes, dashes and stars unified, without whitespace or name separators.
+
+    >>> name_key(" King’s  Landing "), name_key("ＭＡＲＣＨ　＋１"), name_key("艾德‧史塔克")
+    ("king'slanding", 'march+1', '艾德史塔克')
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
+    return "".join(c for c in folded if not c.isspace() and c not in _DROP)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The names of one id: shown (one per locale), also accepted, and their sources."""
+
+    id: str
+    names: Mapping[str, str]
+    source: Mapping[str, str]
+    also: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def accepted(self) -> tuple[str, ...]:
+        """Every name intake accepts for this id: the id, the shown names, the others."""
+        return (self.id, *(self.names[loc] for loc in LOCALES),
+                *(n for loc in LOCALES for n in self.also.get(loc, ())))
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """Names of ids by kind (see the module docstring); built by :func:`glossary_from_data`."""
+
+    entries: Mapping[str, Mapping[str, Entry]]
+    index: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False, repr=False)
+    """kind → :func:`name_key` → id; a key two ids claim is left out (and is a load error)."""
+
+    def resolve(self, kind: str, text: Any) -> str | None:
+        """The id of kind ``kind`` that ``text`` names in any locale or script (or its id), else
+        None. English is case-insensitive; whitespace and full-width forms do not matter."""
+        if not isinstance(text, str) or kind not in self.index:
+            return None
+        return self.index[kind].get(name_key(text))
+
+    def name(self, kind: str, id_: str, locale: str = "en") -> str:
+        """The name shown for ``id_`` in ``locale``; the id itself when the glossary has none."""
+        entry = self.entries.get(kind, {}).get(id_)
+        return entry.names.get(locale, entry.names["en"]) if entry is not None else str(id_)
+
+    def names(self, kind: str, id_: str) -> dict[str, str]:
+        """The shown names of ``id_``, by locale (empty when the glossary has none)."""
+        entry = self.entries.get(kind, {}).get(id_)
+        return dict(entry.names) if entry is not None else {}
+
+    def ids(self, kind: str) -> tuple[str, ...]:
+        """The ids of ``kind`` the glossary names, in file order."""
+        return tuple(self.entries.get(kind, {}))
+
+
+def glossary_from_data(data: Mapping[str, Any]) -> Glossary:
+    """The glossary of a schema-valid ``glossary.yaml`` mapping."""
+    entries: dict[str, dict[str, Entry]] = {}
+    for kind in KINDS:
+        entries[kind] = {
+            id_: Entry(id_, {loc: v[loc] for loc in LOCALES}, dict(v["source"]),
+                       {loc: tuple(v.get("also", {}).get(loc, ())) for loc in LOCALES})
+            for id_, v in data.get(kind, {}).items()}
+    index = {}
+    for kind, by_id in entries.items():
+        owners = _owners(by_id.values())
+        index[kind] = {key: ids[0] for key, ids in owners.items() if len(ids) == 1}
+    return Glossary(entries, index)
+
+
+def _owners(entries: Iterable[Entry]) -> dict[str, list[str]]:
+    """:func:`name_key` → the ids claiming it, in file order, each once."""
+    owners: dict[str, list[str]] = {}
+    for entry in entries:
+        for text in entry.accepted():
+            ids = owners.setdefault(name_key(text), [])
+            if entry.id not in ids:
+                ids.append(entry.id)
+    return owners
+
+
+def glossary_problems(glossary: Glossary, expected: Mapping[str, Iterable[str]],
+                      english: Mapping[str, Mapping[str, str]],
+                      ) -> list[tuple[tuple[str | int, ...], str]]:
+    """Every integrity problem of ``glossary``, each with the path of the node it is about:
+    an id of ``expected`` (kind → ids: the ruleset's, :meth:`Ruleset.named_ids`) missing, an
+    id not expected, an English name that is not the ruleset's own (``english``: kind → id →
+    name), a name two ids of a kind share (in any locale), a name two intake kinds share."""
+    problems: list[tuple[tuple[str | int, ...], str]] = []
+    ruleset_names = english
+    for kind in KINDS:
+        entries = glossary.entries.get(kind, {})
+        wanted = tuple(expected.get(kind, ()))
+        for id_ in wanted:
+            if id_ not in entries:
+                problems.append(((kind,), f"no names for {kind} '{id_}'"))
+        for id_, entry in entries.items():
+            if id_ not in wanted:
+                problems.append(((kind, id_), f"'{id_}' is not a {kind} of the ruleset"))
+            own = ruleset_names.get(kind, {}).get(id_)
+            if own is not None and entry.names["en"] != own:
+                problems.append(((kind, id_, "en"),
+                                 f"{entry.names['en']!r} is not the ruleset's name {own!r}"))
+        for key, ids in _owners(entries.values()).items():
+            if len(ids) > 1:
+                problems.append(((kind, ids[1]), f"{kind}s {' and '.join(repr(i) for i in ids)} "
+                                 f"share the name {_spelled(entries, ids, key)!r}"))
+    seen: dict[str, str] = {}
+    for kind in INTAKE_KINDS:
+        entries = glossary.entries.get(kind, {})
+        for key, ids in _owners(entries.values()).items():
+            other = seen.get(key)
+            if other is not None and other != kind:
+                problems.append(((kind, ids[0]), f"the name {_spelled(entries, ids, key)!r} of "
+                                 f"{kind} '{ids[0]}' is also a {other} name: the intake kinds "
+                                 f"({', '.join(INTAKE_KINDS)}) share no name"))
+            seen.setdefault(key, kind)
+    return problems
+
+
+def _spelled(entries: Mapping[str, Entry], ids: list[str], key: str) -> str:
+    """A name as written in the file for its :func:`name_key` ``key``."""
+    for text in entries[ids[0]].accepted():
+        if name_key(text) == key:
+            return text
+    return key  # pragma: no cover - the key came from these names
