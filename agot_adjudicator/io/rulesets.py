@@ -279,9 +279,8 @@ def _load_cached(directory: str | None) -> Ruleset:
     if glossary is None:
         glossary = _glossary_from_package()
         assert glossary is not None, "the package ships glossary.yaml"
-    names = glossary_from_data(glossary.data)
-    for path, message in glossary_problems(names, ruleset.named_ids(),
-                                             ruleset.english_names()):
+    names = glossary_from_data(glossary.data, ruleset.english_names())
+    for path, message in glossary_problems(names, ruleset.named_ids()):
         located = str(glossary.problem(path, message))
         problems.append(located if own else f"{source}: has no {GLOSSARY}, and the packaged one "
                         f"does not fit it: {located} (`agot ruleset export DIR` writes one)")

@@ -67,8 +67,14 @@ class Entry:
 
     def accepted(self) -> tuple[str, ...]:
         """Every name intake accepts for this id: the id, the shown names, the others."""
-        return (self.id, *(self.names[loc] for loc in LOCALES),
-                *(n for loc in LOCALES for n in self.also.get(loc, ())))
+        return tuple(text for _, text in self.placed())
+
+    def placed(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """:meth:`accepted` with where each name is in the entry (``()`` for the id,
+        ``("zh-Hans",)``, ``("also", "en", 0)``, ...)."""
+        return [((), self.id), *(((loc,), self.names[loc]) for loc in LOCALES),
+                *((("also", loc, i), n) for loc in LOCALES
+                  for i, n in enumerate(self.also.get(loc, ())))]
 
 
 @dataclass(frozen=True)
@@ -101,14 +107,22 @@ class Glossary:
         return tuple(self.entries.get(kind, {}))
 
 
-def glossary_from_data(data: Mapping[str, Any]) -> Glossary:
-    """The glossary of a schema-valid ``glossary.yaml`` mapping."""
+def glossary_from_data(data: Mapping[str, Any],
+                       english: Mapping[str, Mapping[str, str]] | None = None) -> Glossary:
+    """The glossary of a schema-valid ``glossary.yaml`` mapping. ``english`` (kind → id →
+    name: the ruleset's own names, :meth:`Ruleset.english_names`) wins over the file's ``en``:
+    the ruleset's name is shown, and an ``en`` that differs is still accepted on intake."""
     entries: dict[str, dict[str, Entry]] = {}
     for kind in KINDS:
-        entries[kind] = {
-            id_: Entry(id_, {loc: v[loc] for loc in LOCALES}, dict(v["source"]),
-                       {loc: tuple(v.get("also", {}).get(loc, ())) for loc in LOCALES})
-            for id_, v in data.get(kind, {}).items()}
+        entries[kind] = {}
+        for id_, v in data.get(kind, {}).items():
+            names = {loc: v[loc] for loc in LOCALES}
+            also = {loc: tuple(v.get("also", {}).get(loc, ())) for loc in LOCALES}
+            own = (english or {}).get(kind, {}).get(id_)
+            if own is not None and own != names["en"]:
+                also["en"] = (*also["en"], names["en"])
+                names["en"] = own
+            entries[kind][id_] = Entry(id_, names, dict(v["source"]), also)
     index = {}
     for kind, by_id in entries.items():
         owners = _owners(by_id.values())
@@ -118,57 +132,51 @@ def glossary_from_data(data: Mapping[str, Any]) -> Glossary:
 
 def _owners(entries: Iterable[Entry]) -> dict[str, list[str]]:
     """:func:`name_key` → the ids claiming it, in file order, each once."""
-    owners: dict[str, list[str]] = {}
+    return {key: [id_ for id_, _, _ in claims] for key, claims in _claims(entries).items()}
+
+
+def _claims(entries: Iterable[Entry]) -> dict[str, list[tuple[str, tuple[str | int, ...], str]]]:
+    """:func:`name_key` → (id, where in the entry, name as written) of each id claiming it,
+    in file order, each id once."""
+    claims: dict[str, list[tuple[str, tuple[str | int, ...], str]]] = {}
     for entry in entries:
-        for text in entry.accepted():
-            ids = owners.setdefault(name_key(text), [])
-            if entry.id not in ids:
-                ids.append(entry.id)
-    return owners
+        for where, text in entry.placed():
+            found = claims.setdefault(name_key(text), [])
+            if all(id_ != entry.id for id_, _, _ in found):
+                found.append((entry.id, where, text))
+    return claims
 
 
 def glossary_problems(glossary: Glossary, expected: Mapping[str, Iterable[str]],
-                      english: Mapping[str, Mapping[str, str]],
                       ) -> list[tuple[tuple[str | int, ...], str]]:
     """Every integrity problem of ``glossary``, each with the path of the node it is about:
     an id of ``expected`` (kind → ids: the ruleset's, :meth:`Ruleset.named_ids`) missing, an
-    id not expected, an English name that is not the ruleset's own (``english``: kind → id →
-    name), a name two ids of a kind share (in any locale), a name two intake kinds share."""
+    id not expected, a name two ids of a kind share (in any locale), a name two intake kinds
+    share."""
     problems: list[tuple[tuple[str | int, ...], str]] = []
-    ruleset_names = english
     for kind in KINDS:
         entries = glossary.entries.get(kind, {})
         wanted = tuple(expected.get(kind, ()))
         for id_ in wanted:
             if id_ not in entries:
                 problems.append(((kind,), f"no names for {kind} '{id_}'"))
-        for id_, entry in entries.items():
+        for id_ in entries:
             if id_ not in wanted:
                 problems.append(((kind, id_), f"'{id_}' is not a {kind} of the ruleset"))
-            own = ruleset_names.get(kind, {}).get(id_)
-            if own is not None and entry.names["en"] != own:
-                problems.append(((kind, id_, "en"),
-                                 f"{entry.names['en']!r} is not the ruleset's name {own!r}"))
-        for key, ids in _owners(entries.values()).items():
-            if len(ids) > 1:
-                problems.append(((kind, ids[1]), f"{kind}s {' and '.join(repr(i) for i in ids)} "
-                                 f"share the name {_spelled(entries, ids, key)!r}"))
+        for claims in _claims(entries.values()).values():
+            if len(claims) > 1:
+                id_, where, text = claims[1]
+                ids = " and ".join(repr(c[0]) for c in claims)
+                problems.append(((kind, id_, *where), f"{kind}s {ids} share the name {text!r}"))
     seen: dict[str, str] = {}
     for kind in INTAKE_KINDS:
         entries = glossary.entries.get(kind, {})
-        for key, ids in _owners(entries.values()).items():
+        for key, claims in _claims(entries.values()).items():
             other = seen.get(key)
             if other is not None and other != kind:
-                problems.append(((kind, ids[0]), f"the name {_spelled(entries, ids, key)!r} of "
-                                 f"{kind} '{ids[0]}' is also a {other} name: the intake kinds "
+                id_, where, text = claims[0]
+                problems.append(((kind, id_, *where), f"the name {text!r} of {kind} '{id_}' is "
+                                 f"also a name of a {other}: the intake kinds "
                                  f"({', '.join(INTAKE_KINDS)}) share no name"))
             seen.setdefault(key, kind)
     return problems
-
-
-def _spelled(entries: Mapping[str, Entry], ids: list[str], key: str) -> str:
-    """A name as written in the file for its :func:`name_key` ``key``."""
-    for text in entries[ids[0]].accepted():
-        if name_key(text) == key:
-            return text
-    return key  # pragma: no cover - the key came from these names
