@@ -15,6 +15,9 @@ from agot_adjudicator.io.rulesets import (
     GLOSSARY,
     PACKAGED,
     RULESET_FILES,
+    _documents_from_package,
+    _glossary_from_package,
+    _schema_check,
     archived_hashes,
     export_ruleset,
     find_ruleset,
@@ -160,7 +163,17 @@ def _problems(ruleset, data) -> list[tuple[tuple, str]]:
 
 
 def test_the_packaged_glossary_has_no_problem(ruleset):
+    """Checked here rather than at every run, like the packaged schema: the packaged glossary on
+    the packaged ruleset and on every archived one (which have no glossary of their own)."""
     assert _problems(ruleset, _data(ruleset)) == []
+    packaged = _glossary_from_package()
+    assert packaged is not None
+    _schema_check({**_documents_from_package(compiled=False), GLOSSARY: packaged})
+    for sha256 in archived_hashes():
+        archived = find_ruleset("first_edition", sha256)
+        assert archived is not None
+        assert glossary_problems(glossary_from_data(packaged.data, archived.english_names()),
+                                 archived.named_ids()) == []
 
 
 def test_a_planted_duplicate_is_caught_and_not_resolved(ruleset):
@@ -279,6 +292,29 @@ def test_a_ruleset_without_a_glossary_is_named_by_the_packaged_one(tmp_path: Pat
     again = tmp_path / "again"
     export_ruleset(again, old)  # the export carries the names the copy is read with
     assert (again / GLOSSARY).read_bytes() == glossary_bytes(PACKAGED)
+
+
+def test_a_card_renamed_without_names_is_a_ruleset_error(tmp_path: Path):
+    """With the ruleset's own glossary: the new id has no names and the old is unknown; a
+    ruleset without one is told that the packaged glossary does not name the new id."""
+    rules = tmp_path / "rules"
+    export_ruleset(rules)
+    _edit(rules / "house_cards.yaml", "  lord_mormont:", "  maege_mormont:")
+    result = _run("--ruleset", str(rules), "ruleset", "show")
+    assert result.exit_code == 5
+    lc = _line_col(rules / GLOSSARY, "lord_mormont:")
+    assert result.stderr.splitlines() == [
+        f"error: {rules / GLOSSARY}:{_line_col(rules / GLOSSARY, 'house_card:')}: "
+        "$.house_card: no names for house_card 'maege_mormont'",
+        f"error: {rules / GLOSSARY}:{lc}: $.house_card.lord_mormont: "
+        "'lord_mormont' is not a house_card of the ruleset"]
+    (rules / GLOSSARY).unlink()
+    result = _run("--ruleset", str(rules), "ruleset", "show")
+    assert result.exit_code == 5
+    assert result.stderr == (
+        f"error: {rules}: has no glossary.yaml, and the packaged one does not fit it: "
+        "<package>/data/first_edition/glossary.yaml: $.house_card: no names for house_card "
+        "'maege_mormont' (`agot ruleset export DIR` writes one)\n")
 
 
 def test_the_archived_ruleset_keeps_its_hash_and_gets_the_packaged_names():

@@ -280,10 +280,18 @@ def _load_cached(directory: str | None) -> Ruleset:
         glossary = _glossary_from_package()
         assert glossary is not None, "the package ships glossary.yaml"
     names = glossary_from_data(glossary.data, ruleset.english_names())
-    for path, message in glossary_problems(names, ruleset.named_ids()):
-        located = str(glossary.problem(path, message))
-        problems.append(located if own else f"{source}: has no {GLOSSARY}, and the packaged one "
-                        f"does not fit it: {located} (`agot ruleset export DIR` writes one)")
+    # The packaged glossary on the packaged ruleset, and on each archived one, is checked by
+    # tests (tests/test_glossary.py), like their schema; any other pair at every load.
+    if directory is not None:
+        for path, message in glossary_problems(names, ruleset.named_ids(), others=not own):
+            # A kind or an id is a mapping key: point at the key, not at its first entry.
+            problem = glossary.problem(path, message, key=len(path) <= 2)
+            if own:
+                problems.append(str(problem))
+                continue
+            unplaced = replace(problem, line=None, column=None)  # compiled: no line numbers
+            problems.append(f"{source}: has no {GLOSSARY}, and the packaged one does not fit "
+                            f"it: {unplaced} (`agot ruleset export DIR` writes one)")
     if problems:
         raise RulesetError(problems)
     return replace(ruleset, glossary=names)

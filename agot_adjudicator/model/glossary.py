@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 LOCALES = ("en", "zh-Hans", "zh-Hant")
@@ -82,8 +83,16 @@ class Glossary:
     """Names of ids by kind (see the module docstring); built by :func:`glossary_from_data`."""
 
     entries: Mapping[str, Mapping[str, Entry]]
-    index: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False, repr=False)
-    """kind → :func:`name_key` → id; a key two ids claim is left out (and is a load error)."""
+
+    @cached_property
+    def index(self) -> Mapping[str, Mapping[str, str]]:
+        """kind → :func:`name_key` → id; a key two ids claim is left out (and is a load error).
+        Built at the first look-up: a run that resolves no name does not pay for it."""
+        index = {}
+        for kind, by_id in self.entries.items():
+            owners = _owners(by_id.values())
+            index[kind] = {key: ids[0] for key, ids in owners.items() if len(ids) == 1}
+        return index
 
     def resolve(self, kind: str, text: Any) -> str | None:
         """The id of kind ``kind`` that ``text`` names in any locale or script (or its id), else
@@ -123,11 +132,7 @@ def glossary_from_data(data: Mapping[str, Any],
                 also["en"] = (*also["en"], names["en"])
                 names["en"] = own
             entries[kind][id_] = Entry(id_, names, dict(v["source"]), also)
-    index = {}
-    for kind, by_id in entries.items():
-        owners = _owners(by_id.values())
-        index[kind] = {key: ids[0] for key, ids in owners.items() if len(ids) == 1}
-    return Glossary(entries, index)
+    return Glossary(entries)
 
 
 def _owners(entries: Iterable[Entry]) -> dict[str, list[str]]:
@@ -147,11 +152,12 @@ def _claims(entries: Iterable[Entry]) -> dict[str, list[tuple[str, tuple[str | i
     return claims
 
 
-def glossary_problems(glossary: Glossary, expected: Mapping[str, Iterable[str]],
-                      ) -> list[tuple[tuple[str | int, ...], str]]:
+def glossary_problems(glossary: Glossary, expected: Mapping[str, Iterable[str]], *,
+                      others: bool = False) -> list[tuple[tuple[str | int, ...], str]]:
     """Every integrity problem of ``glossary``, each with the path of the node it is about:
     an id of ``expected`` (kind → ids: the ruleset's, :meth:`Ruleset.named_ids`) missing, an
-    id not expected, a name two ids of a kind share (in any locale), a name two intake kinds
+    id not expected (unless ``others``: the packaged glossary naming a ruleset that has none
+    may name more), a name two ids of a kind share (in any locale), a name two intake kinds
     share."""
     problems: list[tuple[tuple[str | int, ...], str]] = []
     for kind in KINDS:
@@ -161,7 +167,7 @@ def glossary_problems(glossary: Glossary, expected: Mapping[str, Iterable[str]],
             if id_ not in entries:
                 problems.append(((kind,), f"no names for {kind} '{id_}'"))
         for id_ in entries:
-            if id_ not in wanted:
+            if id_ not in wanted and not others:
                 problems.append(((kind, id_), f"'{id_}' is not a {kind} of the ruleset"))
         for claims in _claims(entries.values()).values():
             if len(claims) > 1:
