@@ -100,6 +100,7 @@ def test_known_names_from_both_scripts(ruleset):
         None, "march_plus1", "march_minus1", "raid_special", "raid_special",
         "consolidate_power_special", "march_0"]
     assert g.resolve("house", "史塔克家族") == "stark"
+    assert g.resolve("area", "Kings Landing") == g.resolve("area", "king’s landing") == "kings_landing"
     assert g.resolve("house_card", "泰溫·蘭尼斯特") == "tywin_lannister"  # either name separator
     assert g.resolve("house_card", "泰温兰尼斯特") == "tywin_lannister"
     assert g.resolve("unit", "騎兵") == g.resolve("unit", "骑士") == "knight"
@@ -190,7 +191,7 @@ def test_a_name_two_intake_kinds_share_is_caught(ruleset):
     data["unit"]["ship"]["also"]["zh-Hans"] = ["船只", "高庭"]
     assert _problems(ruleset, data) == [
         (("unit", "ship", "also", "zh-Hans", 1), "the name '高庭' of unit 'ship' is also a name "
-         "of a area: the intake kinds (house, area, order, unit, house_card) share no name")]
+         "of an area: the intake kinds (house, area, order, unit, house_card) share no name")]
 
 
 def test_missing_and_unknown_ids_are_caught(ruleset):

@@ -38,20 +38,17 @@ SOURCES = ("rulebook", "rulebook-simplified", "novels", "summary", "agot")
 translation; the simplified translation's term in traditional characters (zh-Hant only); the
 published translation of the novels; the community summaries; agot's own rendering."""
 
-_FOLD = str.maketrans({
-    "’": "'", "‘": "'", "`": "'", "´": "'", "＇": "'",
-    "−": "-", "–": "-", "—": "-", "‐": "-",
-    "*": "★", "☆": "★",
-})
-_DROP = frozenset("·‧・•．.")  # name separators: 艾德·史塔克 = 艾德‧史塔克 = 艾德史塔克
+_FOLD = str.maketrans({"−": "-", "–": "-", "—": "-", "‐": "-", "*": "★", "☆": "★"})
+_DROP = frozenset("·‧・•．.'’‘`´")
+"""Name separators (艾德·史塔克 = 艾德‧史塔克 = 艾德史塔克) and apostrophes (Kings Landing)."""
 
 
 def name_key(text: str) -> str:
     """The form of a name that intake compares: NFKC (full-width → half-width), case-folded,
-    quotes, dashes and stars unified, without whitespace or name separators.
+    dashes and stars unified, without whitespace, apostrophes or name separators.
 
     >>> name_key(" King’s  Landing "), name_key("ＭＡＲＣＨ　＋１"), name_key("艾德‧史塔克")
-    ("king'slanding", 'march+1', '艾德史塔克')
+    ('kingslanding', 'march+1', '艾德史塔克')
     """
     folded = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
     return "".join(c for c in folded if not c.isspace() and c not in _DROP)
@@ -181,8 +178,9 @@ def glossary_problems(glossary: Glossary, expected: Mapping[str, Iterable[str]],
             other = seen.get(key)
             if other is not None and other != kind:
                 id_, where, text = claims[0]
+                article = "an" if other[0] in "aeiou" else "a"
                 problems.append(((kind, id_, *where), f"the name {text!r} of {kind} '{id_}' is "
-                                 f"also a name of a {other}: the intake kinds "
+                                 f"also a name of {article} {other}: the intake kinds "
                                  f"({', '.join(INTAKE_KINDS)}) share no name"))
             seen.setdefault(key, kind)
     return problems
