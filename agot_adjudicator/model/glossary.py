@@ -98,6 +98,19 @@ class Glossary:
             return None
         return self.index[kind].get(name_key(text))
 
+    def identify(self, text: Any,
+                 kinds: Iterable[str] = INTAKE_KINDS) -> tuple[str, str] | None:
+        """``(kind, id)`` of the one thing ``text`` names among ``kinds`` (default the intake
+        kinds, which share no name: a word of a free-form order line), else None.
+
+        >>> from agot_adjudicator.io.rulesets import load_ruleset
+        >>> [load_ruleset().glossary.identify(w) for w in ("臨冬城", "行军令", "行軍 +1", "骑兵")]
+        [('area', 'winterfell'), None, ('order', 'march_plus1'), ('unit', 'knight')]
+        """
+        found = [(kind, id_) for kind in kinds
+                 if (id_ := self.resolve(kind, text)) is not None]
+        return found[0] if len(found) == 1 else None
+
     def name(self, kind: str, id_: str, locale: str = "en") -> str:
         """The name shown for ``id_`` in ``locale``; the id itself when the glossary has none."""
         entry = self.entries.get(kind, {}).get(id_)
