@@ -106,6 +106,17 @@ def test_libyaml_path_is_taken_and_agrees_on_the_repository_files():
         assert _libyaml_parse(path.read_text(encoding="utf-8")) is not None, path
 
 
+def test_libyaml_steps_aside_for_a_pair_inside_a_flow_sequence():
+    """`["k":v]` (found by the mutation test below): libyaml reads a mapping, ruamel.yaml refuses."""
+    from agot_adjudicator.io.reading import _libyaml_parse
+
+    for text in ('c: ["validate":ate.yaml"]\n', "c: [a: b]\n"):
+        assert _libyaml_parse(text) is None
+        fast, slow = _parse_both(text.encode("utf-8"))
+        assert fast == slow
+    assert _libyaml_parse("c: [{a: b}]\n") is not None
+
+
 _SNIPPETS = ["", " ", "-", "- ", ":", ": ", "#", "[", "]", "{", "}", ",", "'", '"', "\n", "  ", "x",
              "1", "null", "true", "1.5", "0o7", "~", "? ", "|", ">", "@", "`", "%", "yes", "- a\n",
              "k: v\n", "  k: v\n", "k:\n", "[a, b]", "{a: 1}", "2020-01-01", "+1", "0x1", "1e3"]

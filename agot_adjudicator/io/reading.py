@@ -367,6 +367,10 @@ def _libyaml_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int,
                     items.append(convert(item, child))
                 return items
             if isinstance(node, yaml.MappingNode):
+                if node.flow_style and text[node.start_mark.index:node.start_mark.index + 1] != "{":
+                    # A single-pair mapping inside a flow sequence (`[k: v]`, `["k":v]`): libyaml
+                    # and ruamel.yaml do not always agree on it.
+                    raise _Unsure
                 out: dict[str, Any] = {}
                 for key_node, value_node in node.value:
                     if not isinstance(key_node, yaml.ScalarNode):

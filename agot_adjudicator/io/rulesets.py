@@ -2,9 +2,14 @@
 
 A ruleset is a folder holding ``ruleset.yaml`` (manifest: houses, order tokens,
 limits) and ``board.yaml``, ``house_cards.yaml``, ``westeros.yaml``,
-``setup.yaml``. The package ships ``data/first_edition``; ``--ruleset DIR``
-selects another. Broken data is refused at load with :class:`RulesetError`
-(exit 5): schema, then integrity (R0, R1, R12).
+``setup.yaml``, and ``glossary.yaml`` (the names of its ids in English and Chinese). The
+package ships ``data/first_edition``; ``--ruleset DIR`` selects another. Broken data is
+refused at load with :class:`RulesetError` (exit 5): schema, then integrity (R0, R1, R12).
+
+The glossary is exported and checked with the ruleset but is not part of its content hash
+(names are presentation: correcting one changes no game result). A ruleset folder without
+``glossary.yaml`` (the archive, a game's copy made before there was one) is named by the
+packaged glossary, checked against its ids.
 
 A state names the ruleset it is played under by content hash. So that a game
 keeps its rules when the packaged ruleset is corrected, the package also keeps
@@ -18,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -26,6 +32,7 @@ from typing import Any
 from agot_adjudicator.errors import InputError, RulesetError
 from agot_adjudicator.io.reading import Document, load_yaml, parse_text
 from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.model.glossary import glossary_from_data, glossary_problems
 from agot_adjudicator.model.ruleset import (
     DECKS,
     LAYOUT_KEYS,
@@ -40,8 +47,10 @@ from agot_adjudicator.model.ruleset import (
 )
 
 RULESET_FILES = ("ruleset.yaml", "board.yaml", "house_cards.yaml", "westeros.yaml", "setup.yaml")
+GLOSSARY = "glossary.yaml"
+"""The ruleset file naming its ids (optional; exported, checked, not in the content hash)."""
 _PART = {"ruleset.yaml": "manifest", "board.yaml": "board", "house_cards.yaml": "house_cards",
-         "westeros.yaml": "westeros", "setup.yaml": "setup"}
+         "westeros.yaml": "westeros", "setup.yaml": "setup", GLOSSARY: "glossary"}
 
 
 def _documents_from_dir(directory: Path) -> dict[str, Document]:
@@ -56,6 +65,17 @@ def _documents_from_dir(directory: Path) -> dict[str, Document]:
     if problems:
         raise RulesetError(problems)
     return docs
+
+
+def _glossary_from_dir(directory: Path) -> Document | None:
+    """The folder's ``glossary.yaml``, or None when it has none."""
+    path = directory / GLOSSARY
+    if not path.exists():
+        return None
+    try:
+        return load_yaml(path, name=str(path), root=directory)
+    except InputError as exc:
+        raise RulesetError([str(p) for p in exc.problems]) from None
 
 
 COMPILED = "compiled.json"
@@ -85,11 +105,26 @@ def _documents_from_package(*, compiled: bool = True,
     return docs
 
 
+def _glossary_from_package(*, compiled: bool = True, source: str = PACKAGED) -> Document | None:
+    """The ``glossary.yaml`` of a packaged or archived ruleset, or None when it has none."""
+    base = _package_folder(source)
+    if compiled:
+        data = json.loads(base.joinpath(COMPILED).read_text(encoding="utf-8"))
+        return Document(f"{source}/{GLOSSARY}", data[GLOSSARY], "") if GLOSSARY in data else None
+    if not base.joinpath(GLOSSARY).is_file():
+        return None
+    return parse_text(f"{source}/{GLOSSARY}", base.joinpath(GLOSSARY).read_bytes())
+
+
 def compiled_text(source: str = PACKAGED) -> str:
     """The text of ``compiled.json`` for the packaged (or an archived) ruleset's YAML files
     (written by ``python scenarios/regenerate.py``, or ``python -m agot_adjudicator.io.rulesets``)."""
     docs = _documents_from_package(compiled=False, source=source)
-    return json.dumps({f: docs[f].data for f in RULESET_FILES}, indent=1, ensure_ascii=False) + "\n"
+    data = {f: docs[f].data for f in RULESET_FILES}
+    glossary = _glossary_from_package(compiled=False, source=source)
+    if glossary is not None:
+        data[GLOSSARY] = glossary.data
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
 def _composite(docs: Mapping[str, Document]) -> Document:
@@ -226,20 +261,40 @@ def _load_cached(directory: str | None) -> Ruleset:
         # The packaged data is schema-checked by tests (tests/test_ruleset_packaged.py);
         # the integrity checks below still run at every load.
         docs = _documents_from_package()
+        glossary = _glossary_from_package()
         source = PACKAGED
     elif directory.startswith(ARCHIVE + "/"):
         # Archived like the packaged one: compiled, and schema-checked by tests.
         docs = _documents_from_package(source=directory)
+        glossary = _glossary_from_package(source=directory)
         source = directory
     else:
         docs = _documents_from_dir(Path(directory))
+        glossary = _glossary_from_dir(Path(directory))
         source = directory
-        _schema_check(docs)
+        _schema_check({**docs, GLOSSARY: glossary} if glossary is not None else docs)
     ruleset = _build(docs, source)
-    problems = integrity_problems(ruleset)
+    problems = [f"{source}: {msg}" for msg in integrity_problems(ruleset)]
+    own = glossary is not None
+    if glossary is None:
+        glossary = _glossary_from_package()
+        assert glossary is not None, "the package ships glossary.yaml"
+    names = glossary_from_data(glossary.data, ruleset.english_names())
+    # The packaged glossary on the packaged ruleset, and on each archived one, is checked by
+    # tests (tests/test_glossary.py), like their schema; any other pair at every load.
+    if directory is not None:
+        for path, message in glossary_problems(names, ruleset.named_ids(), others=not own):
+            # A kind or an id is a mapping key: point at the key, not at its first entry.
+            problem = glossary.problem(path, message, key=len(path) <= 2)
+            if own:
+                problems.append(str(problem))
+                continue
+            unplaced = replace(problem, line=None, column=None)  # compiled: no line numbers
+            problems.append(f"{source}: has no {GLOSSARY}, and the packaged one does not fit "
+                            f"it: {unplaced} (`agot ruleset export DIR` writes one)")
     if problems:
-        raise RulesetError([f"{source}: {msg}" for msg in problems])
-    return ruleset
+        raise RulesetError(problems)
+    return replace(ruleset, glossary=names)
 
 
 def load_ruleset(path: str | None = None) -> Ruleset:
@@ -264,12 +319,16 @@ def load_ruleset(path: str | None = None) -> Ruleset:
 def export_ruleset(directory: str | Path, ruleset: Ruleset | None = None) -> list[Path]:
     """Copy the files of ``ruleset`` (default: the packaged one) into ``directory``;
     return the paths written."""
-    files = ruleset_files(ruleset.source if ruleset is not None else PACKAGED)
+    source = ruleset.source if ruleset is not None else PACKAGED
+    files = ruleset_files(source)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     from agot_adjudicator.io.commit import write_together
 
     written = [(out / filename, files[filename].decode("utf-8")) for filename in RULESET_FILES]
+    # The names travel with the rules (the packaged glossary for a ruleset without its own), so
+    # that a moderator can correct one in the copy.
+    written.append((out / GLOSSARY, glossary_bytes(source).decode("utf-8")))
     # Each file is renamed into place: a symlink already in DIR is replaced, never written
     # through.
     write_together(written)
@@ -277,11 +336,21 @@ def export_ruleset(directory: str | Path, ruleset: Ruleset | None = None) -> lis
 
 
 def ruleset_files(source: str) -> dict[str, bytes]:
-    """The bytes of the five files of the ruleset loaded from ``source``."""
+    """The bytes of the five files of the ruleset loaded from ``source`` (its rules: not
+    the glossary, see :func:`glossary_bytes`)."""
     if source.startswith("<package>/"):
         base = _package_folder(source)
         return {f: base.joinpath(f).read_bytes() for f in RULESET_FILES}
     return {f: (Path(source) / f).read_bytes() for f in RULESET_FILES}
+
+
+def glossary_bytes(source: str) -> bytes:
+    """The bytes of the glossary naming the ruleset loaded from ``source``: its own
+    ``glossary.yaml``, or the packaged one when it has none."""
+    own = (_package_folder(source) if source.startswith("<package>/") else Path(source)) / GLOSSARY
+    if own.is_file():
+        return own.read_bytes()
+    return _package_folder(PACKAGED).joinpath(GLOSSARY).read_bytes()
 
 
 # --- rulesets by content hash: packaged, archived, carried by a game ---------------------------
@@ -332,8 +401,11 @@ def _same_files(folder: Path, ruleset: Ruleset | None) -> bool:
     if ruleset is None:
         return False
     try:
-        return all((folder / f).read_bytes() == data
+        same = all((folder / f).read_bytes() == data
                    for f, data in ruleset_files(ruleset.source).items())
+        # A copy without a glossary is named by the packaged one, as the known ruleset is.
+        return same and (not (folder / GLOSSARY).exists()
+                         or (folder / GLOSSARY).read_bytes() == glossary_bytes(ruleset.source))
     except OSError:
         return False
 

@@ -2,7 +2,8 @@
 
 A ruleset is a folder holding ``ruleset.yaml`` (manifest: houses, order tokens,
 limits) and ``board.yaml``, ``house_cards.yaml``, ``westeros.yaml``,
-``setup.yaml``. The package ships ``data/first_edition``; ``--ruleset DIR``
+``setup.yaml``, and the names of its ids in ``glossary.yaml`` (:mod:`.glossary`; not part of
+the content hash). The package ships ``data/first_edition``; ``--ruleset DIR``
 selects another. Broken data is refused at load with :class:`RulesetError`
 (exit 5): schema, then integrity (R0, R1, R12)."""
 
@@ -10,7 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agot_adjudicator.model.glossary import Glossary
 
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 """The three influence tracks, in Clash of Kings bidding order (R3.6)."""
@@ -19,6 +24,12 @@ DECKS = ("I", "II", "III")
 TRACK_TOKENS = {"iron_throne": "iron_throne", "fiefdoms": "valyrian_steel_blade",
                 "kings_court": "messenger_raven"}
 """The special token held by position 1 of each track (R1.4)."""
+TRACK_IDS = (*TRACKS, "supply", "wildling_threat", "round")
+"""The tracks the glossary names: the three influence tracks (R1.4), supply (R9), the wildling
+threat (R0.8) and the round. The first edition has no victory track (castles are counted, R11)."""
+TOKEN_IDS = (*TRACK_TOKENS.values(), "power", "neutral_force")
+"""The tokens the glossary names: the track leaders' special tokens (R1.4), power tokens (R0.3),
+neutral forces (R0.6)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +139,9 @@ class Ruleset:
     corrections: tuple[str, ...] = ()
     """Rule corrections this ruleset plays with (manifest ``corrections``; absent = the behaviour
     before them, so old game records replay unchanged). See :data:`CORRECTIONS`."""
+    glossary: Glossary | None = field(default=None, compare=False, repr=False)
+    """The names of the ruleset's ids in English and Chinese (``glossary.yaml``, or the
+    packaged one for a ruleset without it): presentation and intake, not in :attr:`sha256`."""
 
     @property
     def area_ids(self) -> tuple[str, ...]:
@@ -140,6 +154,22 @@ class Ruleset:
 
     def max_supply_level(self) -> int:
         return len(self.supply_track) - 1
+
+    def named_ids(self) -> dict[str, tuple[str, ...]]:
+        """The ids the glossary must name, by kind (:data:`.glossary.KINDS`)."""
+        westeros: list[str] = []
+        for deck in self.decks.values():
+            westeros.extend(c.card for c in deck if c.card not in westeros)
+        return {"house": self.houses, "area": tuple(self.areas),
+                "order": tuple(self.order_tokens), "unit": UNIT_TYPES,
+                "house_card": tuple(self.house_cards), "westeros_card": tuple(westeros),
+                "track": TRACK_IDS, "token": TOKEN_IDS}
+
+    def english_names(self) -> dict[str, dict[str, str]]:
+        """The ruleset's own English names (areas, house cards), by kind and id: the
+        glossary's ``en`` must equal them."""
+        return {"area": {a: v.name for a, v in self.areas.items()},
+                "house_card": {c: v.name for c, v in self.house_cards.items()}}
 
     def corrected(self, correction: str) -> bool:
         """Whether the ruleset's manifest lists ``correction`` (one of :data:`CORRECTIONS`)."""
