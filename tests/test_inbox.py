@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import mailbox
 import os
+import re
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -412,3 +413,56 @@ def test_status_gives_the_receive_time_of_a_stored_message(game, tmp_path):
     stored.write_text(stored.read_text().replace("sha256 ", "sha256 0"))
     os.utime(stored, (1_800_000_000, 1_800_000_000))
     assert "stark.yaml received 2027-01-15T08:00:00Z" in run("status", "--game", str(game)).output
+
+
+ID_FORM = """\
+format: agot-orders/1
+round: 1
+house: stark
+secret: {secret}
+orders:
+  winterfell: march_plus1
+  white_harbor: support
+  the_shivering_sea: defense_plus1
+plans:
+  marches:
+    - from: winterfell
+      moves: {{moat_cailin: [knight]}}
+      leave_power_token: true
+"""
+
+
+@pytest.mark.parametrize("locale", ["zh-Hans", "zh-Hant"])
+def test_a_submission_in_chinese_names_is_stored_as_its_id_form(game, tmp_path, locale):
+    """Issue 18.4: areas, orders, houses and units by their glossary names in either script give
+    the same stored file (the same bytes below the header) as the id form, which then validates
+    and adjudicates as that file does."""
+    import shutil
+
+    game, secrets = game
+    glossary = load_ruleset().glossary
+    text = ID_FORM.format(secret=secrets["stark"])
+    for kind, words in (("area", ("the_shivering_sea", "white_harbor", "moat_cailin", "winterfell")),
+                        ("order", ("march_plus1", "defense_plus1", "support")),
+                        ("house", ("stark",)), ("unit", ("knight",))):
+        for word in words:
+            text = re.sub(rf"(?<![a-z_]){word}(?![a-z_])", glossary.name(kind, word, locale), text)
+    assert not re.search(r"winterfell|march_plus1|knight|stark\n", text), text
+    twin = tmp_path / "twin"
+    shutil.copytree(game, twin)
+    named, ids = tmp_path / "named.eml", tmp_path / "ids.eml"
+    named.write_bytes(mail(wrapped(text)))
+    ids.write_bytes(mail(wrapped(ID_FORM.format(secret=secrets["stark"]))))
+    assert run("inbox", "--game", str(game), "--received", WHEN, str(named)).exit_code == 0
+    assert run("inbox", "--game", str(twin), "--received", WHEN, str(ids)).exit_code == 0
+
+    def body(g: Path) -> str:
+        return "\n".join(line for line in (g / "round-01" / "orders" / "stark.yaml")
+                         .read_text().splitlines() if not line.startswith("#"))
+
+    assert body(game) == body(twin)
+    for g in (game, twin):
+        assert run("validate", "--game", str(g)).exit_code == 0
+        assert run("adjudicate", "--game", str(g)).exit_code == 3  # the others' orders are owed
+    assert (game / "round-01" / "pending.yaml").read_text() == \
+        (twin / "round-01" / "pending.yaml").read_text()

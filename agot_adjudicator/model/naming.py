@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from agot_adjudicator.model.glossary import Glossary
     from agot_adjudicator.model.ruleset import Ruleset
 
 
@@ -44,6 +45,10 @@ def one_of(options: Iterable[str], limit: int = 12) -> str:
 CATEGORIES = ("area", "order", "house", "card", "unit", "track")
 """The kinds of ids a player may write by name."""
 
+GLOSSARY_KIND = {"area": "area", "order": "order", "house": "house", "card": "house_card",
+                 "unit": "unit", "track": "track"}
+"""The glossary's kind of each category (:mod:`agot_adjudicator.model.glossary`)."""
+
 _APOSTROPHES = re.compile("['\u2018\u2019\u02bc\u00b4`]")
 _SPACES = re.compile(r"[\s_]+")
 _WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011](?=[^\W\d_])")
@@ -73,6 +78,9 @@ class NameIndex:
 
     keys: dict[str, dict[str, str]] = field(default_factory=dict)
     """category -> name key -> id"""
+    glossary: Glossary | None = None
+    """Names in every locale and script (zh-Hans, zh-Hant), looked up when the English names
+    and spellings above name nothing (docs/formats.md, *The glossary*)."""
     display: dict[str, dict[str, str]] = field(default_factory=dict)
     """category -> id -> the name to show (the first one added)"""
     _ambiguous: dict[str, set[str]] = field(default_factory=dict)
@@ -95,12 +103,19 @@ class NameIndex:
             self.display.setdefault(category, {})[id_] = name
 
     def lookup(self, category: str, text: str) -> str | None:
-        """The id ``text`` names in ``category``, or None."""
-        return self.keys.get(category, {}).get(name_key(text))
+        """The id ``text`` names in ``category``, or None: the English names first, then the
+        glossary's names in every locale (``臨冬城``, ``行軍 +1``)."""
+        found = self.keys.get(category, {}).get(name_key(text))
+        if found is None and self.glossary is not None and category in GLOSSARY_KIND:
+            found = self.glossary.resolve(GLOSSARY_KIND[category], text)
+        return found
 
     def lookup_any(self, text: str) -> str | None:
         """The one id ``text`` names in any category, or None (none, or several)."""
         found = {self.keys[c][k] for c in self.keys for k in (name_key(text),) if k in self.keys[c]}
+        if not found and self.glossary is not None:
+            found = {i for c, kind in GLOSSARY_KIND.items()
+                     if (i := self.glossary.resolve(kind, text)) is not None}
         return found.pop() if len(found) == 1 else None
 
     def name(self, category: str, id_: str) -> str:
@@ -147,7 +162,7 @@ def name_index(ruleset: Ruleset) -> NameIndex:
     >>> index.lookup("order", "March +1"), index.lookup("order", "raid")
     ('march_plus1', 'raid')
     """
-    index = NameIndex()
+    index = NameIndex(glossary=ruleset.glossary)
     for area in ruleset.areas.values():
         index.add("area", area.name, area.id, show=True)
         index.add("area", area.id, area.id)
