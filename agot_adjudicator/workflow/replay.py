@@ -281,17 +281,22 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.details.append(f"{path}: missing (the round's {path.name} is part of the "
                                  "record)")
             continue
-        recorded, why = read_recorded(path)
-        if why is not None:
-            check.status = MISMATCH
-            check.details.append(why)
-        elif recorded != expected:
-            check.status = MISMATCH
-            check.details.append(f"{path} differs from the re-adjudicated one:")
-            if path.suffix != ".svg":
-                check.details.extend(text_diff(expected, recorded or "", path.name))
+        _compare_file(check, path, expected, text=path.suffix != ".svg")
     _compare_mail(check, rd, run, ruleset, out, maker)
     return check
+
+
+def _compare_file(check: RoundCheck, path: Path, expected: str, *, text: bool) -> None:
+    """A recorded output against the re-adjudicated one, byte for byte (``text``: with a diff)."""
+    recorded, why = read_recorded(path)
+    if why is not None:
+        check.status = MISMATCH
+        check.details.append(why)
+    elif recorded != expected:
+        check.status = MISMATCH
+        check.details.append(f"{path} differs from the re-adjudicated one:")
+        if text:
+            check.details.extend(text_diff(expected, recorded or "", path.name))
 
 
 def recorded_to(path: Path) -> str | None:
@@ -325,15 +330,7 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
         path = rd.path / name
         if not present(path):
             continue
-        recorded, why = read_recorded(path)
-        if why is not None:
-            check.status = MISMATCH
-            check.details.append(why)
-        elif recorded != expected:
-            check.status = MISMATCH
-            check.details.append(f"{path} differs from the re-adjudicated one:")
-            if path.suffix == ".txt":
-                check.details.extend(text_diff(expected, recorded or "", name))
+        _compare_file(check, path, expected, text=path.suffix == ".txt")
 
 
 def _compare_other_release(check: RoundCheck, outputs: tuple[tuple[Path, str | None], ...],
