@@ -117,6 +117,8 @@ def place_orders(ctx: Context) -> None:
         request = Request(ctx.rid("orders", house), house, "orders",
                           f"Place {house}'s orders (one per area with its units: "
                           f"{', '.join(mine)}).", default={}, check=_orders_check(ctx, house),
+                          basis=(stars_allowed(ctx.state, ctx.ruleset, house),
+                                 tuple(ctx.state.restrictions)),
                           example=example_orders(ctx.state, ctx.ruleset, house, mine))
         items.append((request, dict(submitted) if submitted is not None else NO_PLAN))
     answers = ctx.ask_together(items)
@@ -175,11 +177,12 @@ def messenger_raven(ctx: Context) -> None:
 
     plans = ctx.inputs.of(house).plans
     plan = plans.get("raven", NO_PLAN)
+    swaps = tuple(swap for swap in ({"area": a, "order": o} for a in mine for o in unused)
+                  if check(swap) is None)
     request = Request(ctx.rid("raven", house), house, "raven",
                       f"Messenger Raven: {house} may replace one of its orders ({', '.join(mine)}) "
                       "with an unused order token, or answer null.", default=None, check=check,
-                      example=next(({"area": a, "order": o} for a in mine for o in unused
-                                    if check({"area": a, "order": o}) is None), None))
+                      example=swaps[0] if swaps else None, choices=(None, *swaps))
     choice = ctx.ask(request, plan)
     s.raven_used = True
     if choice is None:

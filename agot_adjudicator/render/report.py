@@ -486,7 +486,9 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
         r = p.request
         if r.house != h:
             continue
-        questions.append(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else ""))
+        questions.append(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else "")
+                         + (" (asked ahead: you may leave it for when its turn comes)"
+                            if p.ahead else ""))
         if r.options:
             questions.append(f"  options: {', '.join(json.dumps(o) for o in r.options)}")
         questions.append(f"  default: {json.dumps(r.default)}")
@@ -520,6 +522,8 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
     if pending:
         out.append("\n" + _heading(2, "Stopped: decisions pending", fmt) + "\n")
         for p in pending:
+            if p.ahead:  # a later battle's question is no one else's business yet (RUL-P1-4)
+                continue
             out.append(f"- {code}{p.request.id}{code} — {house(p.request.house)} ({p.request.kind})")
         out.append("\nEverything above happened; the rest of the round follows once these are "
                    "answered.\n")
