@@ -11,6 +11,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from agot_adjudicator.engine import action, planning, westeros
 from agot_adjudicator.engine.context import Context, GameOver, Inputs
@@ -67,8 +68,8 @@ def run_round(ctx: Context) -> None:
         end_of_round(ctx)
 
 
-AHEAD_LIMIT = 64
-"""At most this many combinations of the missing answers are tried to ask ahead (RUL-P1-4)."""
+AHEAD_RUNS = 300
+"""At most this many scratch runs try the missing answers to ask ahead (RUL-P1-4)."""
 
 
 def _moderator(message: str) -> Problem:  # pragma: no cover - scratch answers are legal
@@ -125,38 +126,68 @@ def _next_stop(ruleset: Ruleset, state: GameState, inputs: Inputs,
     return None
 
 
+def _with(answers: dict[str, GivenAnswer], decisions: Sequence[PendingDecision],
+          combo: Sequence[Any]) -> dict[str, GivenAnswer]:
+    out = dict(answers)
+    for d, value in zip(decisions, combo, strict=True):
+        out[d.request.id] = GivenAnswer(value, None, _moderator)
+    return out
+
+
+def _combinations(decisions: Sequence[PendingDecision]) -> list[tuple[Any, ...]]:
+    """Every combination of the decisions' legal values (empty if one cannot be listed)."""
+    values = [d.request.alternatives() for d in decisions]
+    if not all(values) or math.prod(len(v) for v in values) > AHEAD_RUNS:
+        return []
+    return list(itertools.product(*values))
+
+
 def ask_ahead(ruleset: Ruleset, state: GameState, inputs: Inputs, decider: Decider,
               missing: Sequence[PendingDecision]) -> list[PendingDecision]:
     """Decisions of the next stop that the ``missing`` answers cannot change (RUL-P1-4).
 
-    Each combination of the missing decisions' legal values (at most ``AHEAD_LIMIT``; a
-    decision whose values cannot be listed, a march or a raid, asks nothing ahead) is tried
-    on a scratch run from ``state``, nothing kept. A decision of the stop the first combination
-    reaches is asked ahead when every combination reaches it with the same id, house, prompt,
-    options, default and basis, when those describe its legal answers, and, if it belongs to
-    a battle other than the missing decisions', when it reveals that battle to none of the
-    houses that decide them (``Request.reveals``: the attacker knows of its own march).
+    Each combination of the missing decisions' legal values is tried on a scratch run from
+    ``state``, nothing kept (a decision whose values cannot be listed, a march or orders, asks
+    nothing ahead; at most ``AHEAD_RUNS`` runs in all). A combination that stops first on
+    decisions of the same houses that it alone brings (a Raid swapped in by the Raven) is
+    tried with each of their values too. A decision of the stop the first combination reaches
+    is asked ahead when every run reaches it with the same id, house, prompt, options, default
+    and basis, when those describe its legal answers, and, if it belongs to a battle other
+    than the missing decisions', when it reveals that battle to none of the houses that decide
+    them (``Request.reveals``: the attacker knows of its own march).
     """
-    values = [d.request.alternatives() for d in missing]
-    if not missing or not all(values) or math.prod(len(v) for v in values) > AHEAD_LIMIT:
+    combos = _combinations(missing) if missing else []
+    if not combos:
         return []
     deciding = {d.request.house for d in missing}
     keys = {event_key(d.request.id) for d in missing}
     ids = {d.request.id for d in missing}
+    queue = [_with(decider.answers, missing, combo) for combo in combos]
     found: list[PendingDecision] | None = None
-    for combo in itertools.product(*values):
-        answers = dict(decider.answers)
-        for d, value in zip(missing, combo, strict=True):
-            answers[d.request.id] = GivenAnswer(value, None, _moderator)
+    runs = 0
+    while queue:
+        answers = queue.pop(0)
+        runs += 1
+        if runs > AHEAD_RUNS:
+            return []
         stop = _next_stop(ruleset, state, inputs, answers, decider)
         if stop is None:
             return []
         if found is None:
             found = [d for d in stop
                      if d.request.id not in ids and _may_ask(d.request, keys, deciding)]
-        else:
-            asked = [_question(d.request) for d in stop]
-            found = [d for d in found if _question(d.request) in asked]
+            if not found:
+                return []
+            continue
+        asked = [_question(d.request) for d in stop]
+        if all(_question(d.request) in asked for d in found):
+            continue
+        follow = [d for d in stop if d.request.house in deciding]
+        more = _combinations(follow) if len(follow) == len(stop) else []
+        if more and runs + len(queue) + len(more) <= AHEAD_RUNS:
+            queue += [_with(answers, follow, combo) for combo in more]
+            continue
+        found = [d for d in found if _question(d.request) in asked]
         if not found:
             return []
     return [replace(d, ahead=True) for d in found or []]
