@@ -118,8 +118,6 @@ def place_orders(ctx: Context) -> None:
         request = Request(ctx.rid("orders", house), house, "orders",
                           f"Place {house}'s orders (one per area with its units: "
                           f"{', '.join(mine)}).", default={}, check=_orders_check(ctx, house),
-                          basis=(stars_allowed(ctx.state, ctx.ruleset, house),
-                                 tuple(ctx.state.restrictions)),
                           example=example_orders(ctx.state, ctx.ruleset, house, mine))
         items.append((request, dict(submitted) if submitted is not None else NO_PLAN))
     try:
@@ -177,8 +175,10 @@ def raven_ahead(ctx: Context) -> PendingDecision | None:
     holder has a plan or an answer for it, holds no units or has used it.
 
     Its legal answers depend only on the holder's own orders (given in the same stop), its ★
-    allowance and the restrictions (the ``basis``); an answer is checked when its turn comes.
-    The holder may leave it empty to decide once every order is revealed."""
+    allowance and the restrictions; an answer is checked when its turn comes. The holder may
+    leave it empty to decide once every order is revealed. Neither it nor the orders are asked
+    ahead of the Westeros phase's last decisions: the orders are written on the board after
+    it (issue 14: players order on the board as it stands)."""
     s = ctx.state
     house = s.holder("kings_court")
     if s.raven_used or house not in houses_with_units(ctx):
@@ -187,8 +187,7 @@ def raven_ahead(ctx: Context) -> PendingDecision | None:
                       f"Messenger Raven, asked with the orders: once every order is revealed "
                       f"{house} may replace one of its orders with an unused order token. "
                       "Answer null to keep them, {area, order} to swap, or leave it out to "
-                      "decide when the orders are revealed.", default=None, check=_raven_shape,
-                      basis=(stars_allowed(s, ctx.ruleset, house), tuple(s.restrictions)))
+                      "decide when the orders are revealed.", default=None, check=_raven_shape)
     ok, _, pending = ctx.decider.probe(request, ctx.inputs.of(house).plans.get("raven",
                                                                                 NO_PLAN))
     return None if ok or pending is None else replace(pending, ahead=True)
