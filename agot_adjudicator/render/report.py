@@ -522,7 +522,7 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
     if pending:
         out.append("\n" + _heading(2, "Stopped: decisions pending", fmt) + "\n")
         for p in pending:
-            if p.ahead:  # a later battle's question is no one else's business yet (RUL-P1-4)
+            if p.ahead:  # a question asked ahead goes to its house only (RUL-P1-4, RUL-4.6-1)
                 continue
             out.append(f"- {code}{p.request.id}{code} — {house(p.request.house)} ({p.request.kind})")
         out.append("\nEverything above happened; the rest of the round follows once these are "
