@@ -38,7 +38,8 @@ Two kinds of players, the same game seeds for both:
   March, the targets of each Raid, the house each Support backs: ``plans.marches``,
   ``plans.raids``, ``plans.support``), nothing else. Every other decision (bids, tie-breaks,
   Raven, house cards, Blade, casualties, retreats, musters, losses...) it answers when a stop
-  asks it, directly, with a random legal answer.
+  asks it, directly, with a random legal answer, those asked ahead too (RUL-P1-4): asked the
+  Raven with its orders (RUL-4.6-1), before any order is on the board, it keeps its orders.
 - **answer-all** (for information, no target): like orders-only, but it sends only the tokens
   (``orders:``) and answers every other decision when asked, marches and raids included.
 

@@ -218,7 +218,9 @@ def test_pasted_orders_and_raven_examples_are_legal():
 
     s = new_game(RS, list(RS.players[5]), 1, "t")
     result = resolve(RS, s, Inputs())
-    assert {p.request.kind for p in result.pending} == {"orders"}
+    # the orders, and the Raven asked ahead with them (RUL-4.6-1): its paste value keeps them
+    assert {p.request.kind for p in result.pending} == {"orders", "raven"}
+    assert [p.ahead for p in result.pending if p.request.kind == "raven"] == [True]
     for pending in result.pending:
         request = pending.request
         assert request.why_illegal(request.example) is None, (request.id, request.example)

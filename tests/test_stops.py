@@ -143,3 +143,72 @@ def test_answers_given_at_once_or_stop_by_stop_give_the_same_round(seed):
         state = result.state
         if state.phase == "ended":
             break
+
+
+# --- RUL-P1-4: asking ahead in the Planning and Action phases ------------------------------
+
+def _case(name: str, answers: dict | None = None, expect: dict | None = None) -> list[str]:
+    """Run scenario ``name`` with moderator ``answers`` added; the differences from ``expect``."""
+    import copy
+    from pathlib import Path
+
+    from agot_adjudicator.workflow.conformance import load_case, run_case
+
+    root = Path(__file__).resolve().parents[1] / "scenarios" / "protocol"
+    case = copy.deepcopy(load_case(root / f"{name}.yaml").data)
+    if answers:
+        case["submissions"].append({"answers": answers})
+    if expect is not None:
+        case["expect"] = expect
+    return run_case(case, RS).differences
+
+
+CARDS = ["r1/march@winterfell/house_card/stark", "r1/march@winterfell/house_card/baratheon"]
+
+
+def test_the_raven_stop_asks_an_independent_first_battle_ahead_and_the_answers_are_used():
+    assert not _case("PROTO-020")
+    # answered together (a swap that cannot touch the battle, both cards): the round completes
+    answers = {"r1/raven/lannister": {"area": "lannisport", "order": "raid"},
+               CARDS[0]: "eddard_stark", CARDS[1]: "stannis_baratheon"}
+    assert not _case("PROTO-020", answers, {
+        "status": "complete",
+        "events": [{"type": "raven_swap", "house": "lannister"},
+                   {"type": "house_cards_revealed", "area": "castle_black"},
+                   {"type": "battle", "area": "castle_black"}]})
+    # the cards left empty: asked again, as a plain stop, when the battle comes
+    assert not _case("PROTO-020", {"r1/raven/lannister": None}, {
+        "status": "pending", "pending": CARDS,
+        "asked": {CARDS[0]: {"reason": None}}})
+
+
+def test_a_raven_that_can_change_the_first_battle_is_asked_alone_then_the_battle():
+    assert not _case("PROTO-021")
+    # the swap takes the support away: the cards are asked next, on the changed battle
+    assert not _case("PROTO-021", {"r1/raven/lannister": {"area": "karhold",
+                                                          "order": "consolidate_power"}},
+                     {"status": "pending", "pending": CARDS})
+
+
+def test_a_battle_is_not_revealed_ahead_to_the_raven_holder_that_defends_it():
+    assert not _case("PROTO-022")
+
+
+def test_ahead_decisions_are_marked_and_left_out_of_the_public_report():
+    from pathlib import Path
+
+    from agot_adjudicator.model.state import GameState
+    from agot_adjudicator.render.report import render_report
+    from agot_adjudicator.workflow.conformance import build_state, load_case
+
+    root = Path(__file__).resolve().parents[1] / "scenarios" / "protocol"
+    case = load_case(root / "PROTO-020.yaml").data
+    state = GameState.from_dict(build_state(case["state"], RS))
+    inputs = Inputs({s["house"]: HouseInput(orders=s["orders"], plans=s.get("plans", {}))
+                     for s in case["submissions"]})
+    result = resolve(RS, state, inputs)
+    assert [(p.request.id, p.ahead) for p in result.pending] == [
+        ("r1/raven/lannister", False), (CARDS[0], True), (CARDS[1], True)]
+    assert result.pending[1].to_dict()["ahead"] is True
+    public = render_report("r1", result.events, result.state, RS, result.pending)
+    assert "r1/raven/lannister" in public and "winterfell" not in public.split("Stopped")[1]

@@ -252,7 +252,7 @@ def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, int]) -> None:
                   f"defends, strength {before['attacker']} to {before['defender']} before "
                   "cards). Choose a house card.")
         request = Request(f"{fight.key}/house_card/{house}", house, "house_card", prompt,
-                          tuple(hand), hand[0])
+                          tuple(hand), hand[0], reveals=(fight.house("defender"),))
         plan = plan_house_card(ctx.inputs.plan(house, "house_cards"), hand, fight.area, other)
         items.append((request, plan))
     for role, card in zip(ROLES, ctx.ask_together(items), strict=True):

@@ -27,6 +27,7 @@ Events: ``bids_revealed``, ``tie_broken``, ``track_set``, ``token_passed``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -126,7 +127,8 @@ def tie_break_request(ctx: Context, bids: dict[str, int], key: tuple[str, ...], 
     request = Request(ctx.rid(*key, "tie_break", holder), holder, "tie_break",
                       f"{holder} holds the Iron Throne and places the tied houses for {what} "
                       f"({described}): list them, highest position first.",
-                      default=default, check=lambda v: order_problem(v, tied), example=default)
+                      default=default, check=lambda v: order_problem(v, tied), example=default,
+                      choices=tuple(list(p) for p in itertools.permutations(default)))
     return request, tie_break_plan(ctx, holder, tied)
 
 

@@ -44,6 +44,21 @@ class Request:
     default: Any = None
     check: Check | None = field(default=None, compare=False)
     example: Any = None
+    choices: tuple[Any, ...] = field(default=(), compare=False)
+    """Every legal value, for a decision checked by ``check`` whose values can still be listed
+    (the Raven's swaps): what :func:`~agot_adjudicator.engine.round.ask_ahead` tries."""
+    reveals: tuple[str, ...] = field(default=(), compare=False)
+    """The houses that learn of a battle from this question (the defender, a supporter); the
+    attacker knows of its own march. Asked ahead only if none of them decides before it."""
+    basis: tuple[Any, ...] = field(default=(), compare=False)
+    """For a decision with a ``check`` and no ``options``: the facts besides the prompt that
+    decide which answers are legal (the orders' ★ allowance and restrictions), so that two
+    requests with the same prompt and basis accept the same answers."""
+
+    def alternatives(self) -> tuple[Any, ...]:
+        """Every legal value when they can be listed (``choices``, else ``options``), else
+        ``()``."""
+        return self.choices or self.options
 
     def why_illegal(self, value: Any) -> str | None:
         """Why ``value`` is not a legal answer, or None."""
@@ -60,12 +75,16 @@ class PendingDecision:
 
     request: Request
     reason: str | None = None
+    ahead: bool = False
+    """Asked ahead of its turn (RUL-P1-4): may be left unanswered until its turn comes."""
 
     def to_dict(self) -> dict[str, Any]:
         r = self.request
         out: dict[str, Any] = {"id": r.id, "house": r.house, "kind": r.kind, "prompt": r.prompt}
         if self.reason:
             out["reason"] = self.reason
+        if self.ahead:
+            out["ahead"] = True
         if r.options:
             out["options"] = list(r.options)
         if r.example is not None:

@@ -83,6 +83,17 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
     return None
 
 
+def march_basis(ctx: Context, house: str) -> tuple[Any, ...]:
+    """What :func:`march_problem` reads besides the answer: every area's units, routed units,
+    house, neutral force and power token, and the house's supply and power (never the orders),
+    so that two march requests with the same prompt and basis accept the same answers."""
+    s = ctx.state
+    board = tuple((a, here.house, tuple(here.units), tuple(here.routed), here.power_token,
+                   here.neutral_force is not None)
+                  for a in ctx.ruleset.area_ids if (here := s.areas.get(a)) is not None)
+    return board, s.houses[house].supply, s.houses[house].power
+
+
 def _plan(ctx: Context, house: str, origin: str) -> Any:
     for entry in ctx.inputs.plan(house, "marches") or []:
         if entry["from"] == origin:
@@ -153,7 +164,8 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
                       "(ship transport allowed), at most one battle.",
                       default={"moves": {}, "leave_power_token": False},
                       check=lambda v: march_problem(ctx, house, origin, v),
-                      example={"moves": {}, "leave_power_token": False})
+                      example={"moves": {}, "leave_power_token": False},
+                      basis=march_basis(ctx, house))
     choice = ctx.ask(request, _plan(ctx, house, origin))
     moves: dict[str, list[str]] = choice.get("moves") or {}
     moved = [u for units in moves.values() for u in units]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
 from agot_adjudicator.model.naming import one_of, suggest
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import RESTRICTIONS, GameState
@@ -119,7 +120,11 @@ def place_orders(ctx: Context) -> None:
                           f"{', '.join(mine)}).", default={}, check=_orders_check(ctx, house),
                           example=example_orders(ctx.state, ctx.ruleset, house, mine))
         items.append((request, dict(submitted) if submitted is not None else NO_PLAN))
-    answers = ctx.ask_together(items)
+    try:
+        answers = ctx.ask_together(items)
+    except Pending as pending:
+        raven = raven_ahead(ctx)
+        raise Pending([*pending.decisions, *([raven] if raven else [])]) from None
     revealed: dict[str, dict[str, str]] = {}
     for house, orders in zip(houses, answers, strict=True):
         placed = {a: o for a, o in sorted(orders.items(), key=lambda kv:
@@ -159,6 +164,35 @@ def raven_problem(state: GameState, ruleset: Ruleset, house: str, value: Any) ->
     return "; ".join(m for _, m in errors) or None
 
 
+def _raven_shape(value: Any) -> str | None:
+    if value is None or (isinstance(value, dict) and set(value) == {"area", "order"}):
+        return None
+    return "expected null or {area: AREA, order: ORDER}"
+
+
+def raven_ahead(ctx: Context) -> PendingDecision | None:
+    """The Messenger Raven asked with the orders it follows (RUL-4.6-1), or None when its
+    holder has a plan or an answer for it, holds no units or has used it.
+
+    Its legal answers depend only on the holder's own orders (given in the same stop), its ★
+    allowance and the restrictions; an answer is checked when its turn comes. The holder may
+    leave it empty to decide once every order is revealed. Neither it nor the orders are asked
+    ahead of the Westeros phase's last decisions: the orders are written on the board after
+    it (issue 14: players order on the board as it stands)."""
+    s = ctx.state
+    house = s.holder("kings_court")
+    if s.raven_used or house not in houses_with_units(ctx):
+        return None
+    request = Request(ctx.rid("raven", house), house, "raven",
+                      f"Messenger Raven, asked with the orders: once every order is revealed "
+                      f"{house} may replace one of its orders with an unused order token. "
+                      "Answer null to keep them, {area, order} to swap, or leave it out to "
+                      "decide when the orders are revealed.", default=None, check=_raven_shape)
+    ok, _, pending = ctx.decider.probe(request, ctx.inputs.of(house).plans.get("raven",
+                                                                                NO_PLAN))
+    return None if ok or pending is None else replace(pending, ahead=True)
+
+
 def messenger_raven(ctx: Context) -> None:
     """R4.6: the Raven's holder may replace one placed order by an unused token, once per round."""
     s = ctx.state
@@ -167,6 +201,10 @@ def messenger_raven(ctx: Context) -> None:
     house = s.holder("kings_court")
     mine = [a for a in ctx.ruleset.area_ids if s.area(a).house == house and s.area(a).order]
     if not mine:
+        if ctx.rid("raven", house) in ctx.decider.answers:  # asked ahead (RUL-4.6-1): keep
+            ctx.ask(Request(ctx.rid("raven", house), house, "raven", "no order to replace",
+                            default=None, check=lambda v: None if v is None else
+                            f"{house} placed no order that the Raven could replace"))
         return
     unused = unused_tokens(s, ctx.ruleset, house)
 
@@ -175,11 +213,12 @@ def messenger_raven(ctx: Context) -> None:
 
     plans = ctx.inputs.of(house).plans
     plan = plans.get("raven", NO_PLAN)
+    swaps = tuple(swap for swap in ({"area": a, "order": o} for a in mine for o in unused)
+                  if check(swap) is None)
     request = Request(ctx.rid("raven", house), house, "raven",
                       f"Messenger Raven: {house} may replace one of its orders ({', '.join(mine)}) "
                       "with an unused order token, or answer null.", default=None, check=check,
-                      example=next(({"area": a, "order": o} for a in mine for o in unused
-                                    if check({"area": a, "order": o}) is None), None))
+                      example=swaps[0] if swaps else None, choices=(None, *swaps))
     choice = ctx.ask(request, plan)
     s.raven_used = True
     if choice is None:

@@ -7,6 +7,7 @@ are used; ``targets: []`` raids nothing. Default: no target.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from agot_adjudicator.engine.board import gain_power
@@ -77,7 +78,10 @@ def resolve_raid(ctx: Context, house: str, area_id: str) -> None:
     request = Request(ctx.rid(f"raid@{area_id}", house), house, "raid",
                       f"{house}'s {order} in {area_id}: choose up to {limit} of the adjacent "
                       f"orders to remove ({', '.join(legal)}), or [].", tuple(legal), [],
-                      check=check, example=legal[:limit])
+                      check=check, example=legal[:limit],
+                      choices=tuple([[], *([t] for t in legal),
+                                     *([a, b] for a, b in itertools.permutations(legal, 2)
+                                       if limit > 1)]))
     targets = ctx.ask(request, _plan(ctx, house, area_id, legal, limit))
     s.areas[area_id].order = None
     if not targets:

@@ -108,7 +108,7 @@ def declare_support(ctx: Context, key: str, target: str, attacker: str,
                   + f"; your Support order in {area_id} may back "
                   + " or ".join(sides) + " or no one.")
         request = Request(f"{key}/support@{area_id}/{owner}", owner, "support", prompt,
-                          tuple(options), default)
+                          tuple(options), default, reveals=(owner, *sides[1:]))
         items.append((request, _plan_side(ctx, owner, area_id, options)))
     answers = ctx.ask_together(items)
     out = []

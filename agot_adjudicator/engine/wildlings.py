@@ -45,6 +45,8 @@ Events: ``bids_revealed``, ``nights_watch`` (strength, threat, winner),
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any
 
 from agot_adjudicator.engine.bidding import collect_bids, pay_bids, wildlings_what
@@ -219,6 +221,27 @@ def _reward(ctx: Context, bids: dict[str, int]) -> None:
     ctx.emit("card_returned", "R8.3", house=winner, card=card)
 
 
+LOSS_CHOICES = 400
+"""Losses of a house are listed for asking ahead (RUL-P1-4) only up to this many candidates."""
+
+
+def loss_choices(state: GameState, ruleset: Ruleset, units: list[Unit], house: str,
+                 owe: int) -> tuple[list[dict[str, str]], ...]:
+    """Every distinct legal payment of ``owe`` as ``{area, unit}`` entries, or ``()`` when there
+    are too many to try (R8.4)."""
+    most = min(owe, len(units))
+    if sum(math.comb(len(units), k) for k in range(1, most + 1)) > LOSS_CHOICES:
+        return ()
+    seen: list[tuple[Unit, ...]] = []
+    for k in range(1, most + 1):
+        for picked in itertools.combinations(units, k):
+            if picked not in seen and isinstance(
+                    losses_for(state, units, house, owe, as_entries(list(picked)), ruleset),
+                    list):
+                seen.append(picked)
+    return tuple(as_entries(list(p)) for p in seen)
+
+
 def _loss_items(ctx: Context, owes: dict[str, int]) -> tuple[list[tuple[Request, Any]], list[str],
                                                              dict[str, list[Unit]]]:
     """The losses decisions of the houses of ``owes`` (in order of play) with their plans, the
@@ -247,7 +270,8 @@ def _loss_items(ctx: Context, owes: dict[str, int]) -> tuple[list[tuple[Request,
                           f"The wildlings win: {house} removes units worth {owe} mustering points "
                           "(knight 2, footman 1, ship 1): list {area, unit} entries, or unit "
                           "types in order of preference.", default=default, check=check,
-                          example=as_entries(example) if isinstance(example, list) else None)
+                          example=as_entries(example) if isinstance(example, list) else None,
+                          choices=loss_choices(s, rs, units, house, owe))
         plan = ctx.inputs.plan(house, "wildling_losses", None)
         items.append((request, NO_PLAN if plan is None else plan))
         asked.append(house)

@@ -521,8 +521,9 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
         r = p.request
         if r.house != h:
             continue
-        questions.append(_item(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else ""),
-                               fmt, width))
+        questions.append(_item(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else "")
+                               + (" (asked ahead: you may leave it for when its turn comes)"
+                                  if p.ahead else ""), fmt, width))
         if r.options:
             questions.append(wrap(f"  options: {', '.join(json.dumps(o) for o in r.options)}",
                                   None if fmt == "markdown" else width, "    "))
@@ -558,6 +559,8 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
     if pending:
         out.append("\n" + _heading(2, "Stopped: decisions pending", fmt) + "\n")
         for p in pending:
+            if p.ahead:  # a question asked ahead goes to its house only (RUL-P1-4, RUL-4.6-1)
+                continue
             out.append(_item(f"- {code}{p.request.id}{code} — {house(p.request.house)} "
                              f"({p.request.kind})", fmt, width))
         out.append("\n" + wrap("Everything above happened; the rest of the round follows once "

@@ -205,7 +205,9 @@ def _pending_entries(now: BoardNow) -> tuple[list[dict[str, Any]], datetime.date
     if not path.is_file():
         return [], None
     doc = read_yaml(str(path))
-    entries = [e for e in doc.data.get("pending") or [] if isinstance(e, dict)]
+    # A question asked ahead (RUL-P1-4, RUL-4.6-1) is not owed, and its id may name a battle not
+    # yet fought: status, which is public, leaves it out as the public report does.
+    entries = [e for e in doc.data.get("pending") or [] if isinstance(e, dict) and not e.get("ahead")]
     return entries, file_time(path)
 
 
