@@ -108,7 +108,8 @@ def test_a_stopped_round_owes_its_pending_decisions_until_answered(runner, game,
     state = write_orders(game, ruleset, ["stark", "lannister", "baratheon"])
     run = runner.invoke(main, ["adjudicate", "--game", str(game)])
     assert run.exit_code == 3, run.output
-    pending = load_yaml(game / "round-01" / "pending.yaml").data["pending"]
+    everything = load_yaml(game / "round-01" / "pending.yaml").data["pending"]
+    pending = [p for p in everything if not p.get("ahead")]  # asked ahead: optional, not shown
     doc = as_json(runner, game)
     assert doc["stage"] == "stopped" and doc["pending"] == len(pending)
     assert sorted(i for ids in owes(doc).values() for i in ids) == sorted(p["id"] for p in pending)
@@ -190,3 +191,15 @@ def test_a_plan_covers_a_decision_asked_again_only_if_sent_after_the_stop(runner
     lannister.write_text(dump_yaml({**body, "answers": {"r1/raven/lannister": None}}))
     os.utime(lannister, (stop - 60, stop - 60))
     assert status(runner, game).exit_code == 0
+
+
+def test_a_question_asked_ahead_is_neither_owed_nor_shown(runner, game):
+    """The Raven asked with the orders (RUL-4.6-1) is optional and goes to its house only:
+    status, which is public, leaves it out like the public report (RUL-P1-4)."""
+    assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 3
+    pending = (game / "round-01" / "pending.yaml").read_text()
+    assert "/raven/" in pending and "ahead: true" in pending
+    result = status(runner, game)
+    assert result.exit_code == 3 and "raven" not in result.stdout
+    doc = as_json(runner, game)
+    assert all("raven" not in i for ids in owes(doc).values() for i in ids)
