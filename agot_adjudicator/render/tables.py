@@ -53,21 +53,6 @@ def columns(text: str) -> int:
     return n if n >= 0 else len(text)
 
 
-def wrapped_columns(cell: str, limit: int) -> int:
-    """The width of ``cell`` wrapped at spaces into lines of at most ``limit`` columns (a
-    longer word is broken, as tabulate does).
-
-    >>> wrapped_columns("one two three", 8)
-    7
-    """
-    widest = line = 0
-    for word in cell.split():
-        w = min(columns(word), limit)
-        line = w if not line or line + 1 + w > limit else line + 1 + w
-        widest = max(widest, line)
-    return widest
-
-
 def fit_widths(rows: Sequence[Sequence[str]], width: int, gap: int = 2,
                padding: int = 2) -> list[int | None]:
     """Column limits that make a plain table of ``rows`` (headers first) fit in ``width``:
@@ -80,15 +65,30 @@ def fit_widths(rows: Sequence[Sequence[str]], width: int, gap: int = 2,
     """
     count = max((len(r) for r in rows), default=0)
     cols = [[str(r[i]) if i < len(r) else "" for r in rows] for i in range(count)]
+    # each cell as the terminal widths of its words, measured once
+    words = [[[columns(w) for w in c.split()] for c in col] for col in cols]
+    seen: dict[tuple[int, int], int] = {}
+
+    def wrapped(widths: list[int], limit: int) -> int:
+        """The width of a cell wrapped at spaces into lines of at most ``limit`` columns (a
+        longer word is broken, as tabulate does)."""
+        widest = line = 0
+        for width_ in widths:
+            w = min(width_, limit)
+            line = w if not line or line + 1 + w > limit else line + 1 + w
+            widest = max(widest, line)
+        return widest
 
     def used(i: int, limit: int) -> int:
-        head, *cells = cols[i]
-        return max([wrapped_columns(c, limit) for c in cells] + [wrapped_columns(head, limit)
-                                                                 + padding])
+        if (i, limit) not in seen:
+            head, *cells = words[i]
+            seen[i, limit] = max([wrapped(c, limit) for c in cells]
+                                 + [wrapped(head, limit) + padding])
+        return seen[i, limit]
 
     natural = [used(i, 10 ** 6) for i in range(count)]
-    floor = [min(natural[i], max(8, *(max((columns(w) for w in c.split()), default=0)
-                                      for c in cols[i]))) for i in range(count)]
+    floor = [min(natural[i], max(8, *(max(c, default=0) for c in words[i])))
+             for i in range(count)]
     limits = list(natural)
     budget = width - gap * max(count - 1, 0)
     while sum(used(i, limits[i]) for i in range(count)) > budget:

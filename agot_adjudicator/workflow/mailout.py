@@ -12,7 +12,7 @@ the ``answers:`` block of its own decisions ready to paste — and nothing of an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.model.ruleset import Ruleset
@@ -96,10 +96,12 @@ def subject(run: Adjudication, house_id: str) -> str:
 
 
 def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: str,
-               addresses: Mapping[str, str | None], maker: str = MAKER) -> dict[str, str]:
+               addresses: Mapping[str, str | None], maker: str = MAKER,
+               wanted: Callable[[str], bool] | None = None) -> dict[str, str]:
     """The round's mail folder: ``{"mail/report.txt": …, "mail/HOUSE.txt": …,
     "mail/HOUSE.eml": …}`` for every house in play; ``addresses``: the ``To`` of each house
-    (``players.yaml``; replay passes the recorded ones)."""
+    (``players.yaml``; replay passes the recorded ones); ``wanted``: make only the ``.eml``
+    files it accepts (replay: those recorded)."""
     public = public_text(run, ruleset, out, maker)
     files = {f"{MAIL_DIR}/{PUBLIC_TEXT}": public}
     picture = attachment(out)
@@ -111,6 +113,8 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
         title = subject(run, h)
         digest = content_digest(title, body, picture)
         files[f"{MAIL_DIR}/{h}.txt"] = body
+        if wanted is not None and not wanted(f"{MAIL_DIR}/{h}.eml"):
+            continue
         files[f"{MAIL_DIR}/{h}.eml"] = house_eml(
             subject=title, body=body, to=addresses.get(h), attachment=picture, digest=digest,
             msg_id=message_id(state.game_id, round_name, h, digest))

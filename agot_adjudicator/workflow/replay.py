@@ -326,7 +326,9 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
     houses = run.result.state.order_of_play()
     addresses = {h: recorded_to(folder / f"{h}.eml") for h in houses
                  if present(folder / f"{h}.eml")}
-    for name, expected in mail_files(run, ruleset, out, rd.name, addresses, maker).items():
+    recorded = mail_files(run, ruleset, out, rd.name, addresses, maker,
+                          wanted=lambda name: present(rd.path / name))
+    for name, expected in recorded.items():
         path = rd.path / name
         if not present(path):
             continue
