@@ -13,6 +13,7 @@ import opencc
 import pytest
 
 import agot_adjudicator
+from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.render.i18n import (
     LANGUAGES,
     compile_mo,
@@ -39,6 +40,9 @@ def extracted() -> dict[str, str]:
             arg = node.args[0]
             if name in ("tr", "N_") and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 found.setdefault(arg.value, f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    for card_id, card in load_ruleset().house_cards.items():  # the packaged cards' texts
+        if card.effect:
+            found.setdefault(card.effect, f"data/first_edition/house_cards.yaml: {card_id}")
     return found
 
 

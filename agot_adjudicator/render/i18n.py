@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import gettext
 import io
+import re
 import struct
 from collections.abc import Mapping
 from functools import cache
@@ -145,3 +146,23 @@ def language_from_env(environ: Mapping[str, str]) -> str:
                     return lang
             return "en"
     return "en"
+
+
+def language_of_tag(tag: str | None) -> str:
+    """The language agot writes for a language tag (``players.yaml``'s ``language:``):
+    ``zh-Hant``/``zh-TW``/``zh-HK``/``zh-MO`` → zh-Hant, another ``zh`` → zh-Hans, else en.
+
+    >>> [language_of_tag(t) for t in ("zh-TW", "zh", "zh-Hans-CN", "en-GB", None)]
+    ['zh-Hant', 'zh-Hans', 'zh-Hans', 'en', 'en']
+    """
+    return language_from_env({"LANG": tag.replace("-", "_")}) if tag else "en"
+
+
+_RECORDED = re.compile(r"^- (?:language|语言|語言)[:：] ?(zh-Hans|zh-Hant)$", re.MULTILINE)
+
+
+def recorded_language(text: str | None) -> str:
+    """The language a recorded report or mail was written in: the ``language`` line of its
+    record section (written only when it is not English), else en."""
+    found = _RECORDED.findall(text or "")
+    return found[-1] if found else "en"

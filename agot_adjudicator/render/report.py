@@ -218,7 +218,8 @@ def by_house(mapping: Mapping[str, Any]) -> str:
 REASONS = (N_("no legal target"), N_("declined"), N_("no discarded cards"),
            N_("no knight left in the unit pool"), N_("no available power to pay"),
            N_("no Defense order to remove"), N_("supply limit on the way back from a failed attack"),
-           N_("nothing to act on"), N_("supply"), N_("wildlings"), N_("nmr"), N_("defaults"))
+           N_("nothing to act on"), N_("supply"), N_("wildlings"), N_("nmr"), N_("defaults"),
+           N_("battle lost"), N_("highest"), N_("lowest"))
 """The engine's fixed reasons and causes (event fields ``reason``, ``cause``), for the
 catalogs; a reason the catalog does not know is written as it is."""
 
@@ -477,7 +478,9 @@ LINES: dict[str, Line] = {
     "nights_watch": _nights_watch,
     "order_removed": lambda e, nm: tr("{house}'s {order} order in {area} is removed ({by}).",
                                       house=house(e["house"]), order=nm.order(e["order"]),
-                                      area=nm.area(e["area"]), by=nm.card(e["by"])),
+                                      area=nm.area(e["area"]),
+                                      by=nm.card(e["by"]) if e["by"] in nm.ruleset.house_cards
+                                      else reason(e["by"])),
     "orders_removed": _orders_removed,
     "orders_revealed": lambda e, nm: tr("Orders are revealed."),
     "pillage": lambda e, nm: tr("{house} pillages {target} and gains {power} power.",
@@ -763,6 +766,12 @@ def _item(text: str, fmt: str, width: int | None) -> str:
     return text if fmt == "markdown" else wrap(text, width)
 
 
+def card_text(effect: str | None) -> str:
+    """A house card's text in the current language (the packaged cards' texts are in the
+    catalogs; another ruleset's stay as written)."""
+    return "" if not effect else tr(effect) if _speaker() else effect
+
+
 def private_section(private: Private, state: GameState, ruleset: Ruleset,
                     pending: Sequence[PendingDecision], fmt: str,
                     width: int | None = None) -> str:
@@ -772,7 +781,7 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
     out = [_heading(2, tr("Private to {house} — do not forward", house=house(h)), fmt)]
     hs = state.houses[h]
     rows = [[nm.card(c), ruleset.house_cards[c].strength, ruleset.house_cards[c].swords,
-             ruleset.house_cards[c].forts, ruleset.house_cards[c].effect or ""]
+             ruleset.house_cards[c].forts, card_text(ruleset.house_cards[c].effect)]
             for c in ruleset.cards_by_house[h] if c in hs.hand]
     out += [_heading(3, tr("Hand"), fmt),
             _table(rows, [tr("card"), tr("strength"), tr("swords"), tr("forts"), tr("text")], fmt,

@@ -40,6 +40,7 @@ from agot_adjudicator.io.validation import provisional_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
+from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
@@ -245,7 +246,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
-    out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version)
+    lang = recorded_language(read_recorded(rd.report)[0]) if present(rd.report) else "en"
+    out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version, lang=lang)
     if following is None or not present(following.state):
         if out.state is None:
             check.status = PENDING
@@ -312,7 +314,7 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
     """A completed round's mail folder (docs/formats.md, *Mail*): each file present is what
     this release writes, byte for byte (each ``.eml`` with its recorded ``To``). Missing mail
     files are not a difference: they are copies made for sending (older releases wrote none)."""
-    from agot_adjudicator.render.mail import MAIL_DIR
+    from agot_adjudicator.render.mail import MAIL_DIR, PUBLIC_TEXT
     from agot_adjudicator.workflow.mailout import mail_files
 
     folder = rd.path / MAIL_DIR
@@ -321,7 +323,10 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
     houses = run.result.state.order_of_play()
     addresses = {h: recorded_to(folder / f"{h}.eml") for h in houses
                  if present(folder / f"{h}.eml")}
-    for name, expected in mail_files(run, ruleset, out, rd.name, addresses, maker).items():
+    lang = recorded_language(_recorded_text(folder / PUBLIC_TEXT))
+    languages = {h: recorded_language(_recorded_text(folder / f"{h}.txt")) for h in houses}
+    files = mail_files(run, ruleset, out, rd.name, addresses, maker, lang, languages)
+    for name, expected in files.items():
         path = rd.path / name
         if not present(path):
             continue
@@ -334,6 +339,12 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
             check.details.append(f"{path} differs from the re-adjudicated one:")
             if path.suffix == ".txt":
                 check.details.extend(text_diff(expected, recorded or "", name))
+
+
+def _recorded_text(path: Path) -> str | None:
+    """A recorded mail text, or None when it is missing or unreadable (then compared, and
+    reported, as any other file)."""
+    return read_recorded(path)[0] if present(path) else None
 
 
 def _compare_other_release(check: RoundCheck, outputs: tuple[tuple[Path, str | None], ...],
