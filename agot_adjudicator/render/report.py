@@ -708,7 +708,7 @@ def _heading(level: int, text: str, fmt: str) -> str:
         return f"{text}\n{'=' * columns(text)}"
     if level == 2:
         return f"{text}\n{'-' * columns(text)}"
-    return f"{text}:"
+    return tr("{heading}:", heading=text)
 
 
 def wrap(text: str, width: int | None, indent: str = "  ") -> str:
@@ -950,7 +950,7 @@ def answers_block(pending: Sequence[PendingDecision]) -> str:
         value = paste_value(p)
         example = p.request.example
         if example is not None and example != value:
-            lines.append(f"  # e.g. {_flow(example)}")
+            lines.append(f"  # {tr('e.g.')} {_flow(example)}")
         if value is None:  # written out: an empty value reads as a forgotten answer
             lines.append(f"  {p.request.id}: null")
             continue
