@@ -153,3 +153,52 @@ def test_a_stopped_round_in_chinese(runner, tmp_path):
                  "  # 例如 {", "  r1/orders/stark: {}", "附件：now.svg。"):
         assert text in stark, text
     assert runner.invoke(main, ["replay", str(game)]).exit_code == 0
+
+
+def test_a_receipt_is_in_the_language_of_the_house(runner, tmp_path):
+    """`agot inbox` answers a house in its players.yaml language: the echo names areas and
+    orders as the glossary does; another house's receipt stays English."""
+    from email.message import EmailMessage
+
+    import yaml
+
+    game = tmp_path / "game"
+    secrets_file = tmp_path / "secrets.txt"
+    made = runner.invoke(main, ["new", "--players", "3", "--seed", "7", "--game", str(game),
+                                "--secrets-out", str(secrets_file)])
+    assert made.exit_code == 0, made.output
+    secrets = dict(line.split(": ", 1) for line in secrets_file.read_text().splitlines()
+                   if not line.startswith("#"))
+    players = yaml.safe_load((game / "players.yaml").read_text(encoding="utf-8"))
+    players["houses"]["stark"]["language"] = "zh-Hant"
+    (game / "players.yaml").write_text(yaml.safe_dump(players, allow_unicode=True),
+                                       encoding="utf-8")
+
+    def message(name: str, body: str) -> Path:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = f"{name}@example.org", "gm@example.org", "orders"
+        msg["Date"] = "Tue, 01 Dec 2026 10:00:00 +0000"
+        msg.set_content(body)
+        path = tmp_path / f"{name}.eml"
+        path.write_bytes(bytes(msg))
+        return path
+
+    stark = message("stark", f"format: agot-orders/1\nround: 1\nhouse: 史塔克\n"
+                             f"secret: {secrets['stark']}\norders:\n  臨冬城: 行軍 +1★\n"
+                             "  白港: 支援\n  颤抖海: 防禦 +1\n")
+    lannister = message("lannister", f"format: agot-orders/1\nround: 1\nhouse: lannister\n"
+                                     f"secret: {secrets['lannister']}\norders:\n  lannisport: support\n")
+    result = runner.invoke(main, ["inbox", "--game", str(game), "--received", "2026-12-01T12:00:00Z",
+                                  str(stark), str(lannister)])
+    assert result.exit_code == 0, result.output
+    receipts = sorted((game / "messages").glob("*.receipt.txt"))
+    zh, en = (p.read_text(encoding="utf-8") for p in receipts)
+    for text in ("agot inbox 回執 1：郵件", "結論：已接受：已存為 round-01/orders/stark.yaml",
+                 "你的提交（史塔克）的內容：", "臨冬城的行軍 +1★", "白港的支援",
+                 "遊戲：", "第 1 回合，計劃階段", "檢查（按當前棋盤執行 agot validate）："):
+        assert text in zh, (text, zh)
+    assert all(len(line) <= 72 for line in zh.splitlines())
+    assert "Verdict: ACCEPTED: stored as round-01/orders/lannister.yaml" in en
+    assert "Support in Lannisport" in en
+    stored = (game / "round-01" / "orders" / "stark.yaml").read_text(encoding="utf-8")
+    assert "winterfell: march_plus1" in stored

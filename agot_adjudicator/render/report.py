@@ -132,6 +132,12 @@ def _speaker() -> Names | None:
     return speaker if speaker is not None and speaker.lang != "en" else None
 
 
+def speaker() -> Names | None:
+    """The :class:`Names` of the text being written when it is not English (else None): for
+    other renderers (receipts) that name ids in the current language."""
+    return _speaker()
+
+
 def human(value: Any) -> str:
     """``clash_of_kings`` → ``clash of kings``; None → ``none``.
 
