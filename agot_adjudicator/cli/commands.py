@@ -489,9 +489,13 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) ->
 @click.option("--now", "now_text", metavar="ISO",
               help="The time to judge lateness at (ISO 8601, e.g. 2026-12-03T18:00:00Z; "
                    "default: the clock).")
+@click.option("--lang", "lang", type=click.Choice(["en", "zh-Hans", "zh-Hant"]),
+              help="The language of the text (default: from LC_ALL, LC_MESSAGES or LANG); "
+                   "--format json stays English.")
 @click.pass_context
 @handle_errors
-def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None) -> None:
+def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
+           lang: str | None) -> None:
     """Who has sent what for the current round of GAME, and what each house still owes.
 
     Per house: its submission files (received when, valid or not against the
@@ -515,8 +519,14 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None) ->
                                      "such as 2026-12-03T18:00:00Z", param_hint="--now")
         now = parsed
     ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
-    result = game_status(game_dir, ruleset, now)
-    click.echo(status_json(result) if fmt == "json" else status_text(result), nl=False)
+    import os
+
+    from agot_adjudicator.render.i18n import language_from_env
+
+    lang = "en" if fmt == "json" else lang or language_from_env(os.environ)
+    result = game_status(game_dir, ruleset, now, lang)
+    click.echo(status_json(result) if fmt == "json" else status_text(result, ruleset, lang),
+               nl=False)
     if result.owed:
         raise PendingDecisions()
 
