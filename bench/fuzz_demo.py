@@ -137,7 +137,7 @@ def main_loop(minutes: float, seed: int) -> int:
     counts: collections.Counter[tuple[str, str]] = collections.Counter()
     failures: list[str] = []
     signal.signal(signal.SIGALRM, _alarm)
-    runner = CliRunner()
+    runner = CliRunner(env={"LC_ALL": "C.UTF-8"})  # English, as the demo is recorded
     end = time.monotonic() + minutes * 60
     runs = 0
     with tempfile.TemporaryDirectory(prefix="agot-fuzz-") as tmp:

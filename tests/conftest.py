@@ -18,6 +18,15 @@ def ruleset() -> Ruleset:
     return load_ruleset()
 
 
+@pytest.fixture(autouse=True)
+def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests write English unless they ask for another language: ``agot adjudicate`` takes
+    its default language from the locale environment (LC_ALL, LC_MESSAGES, LANG)."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()

@@ -275,7 +275,13 @@ def test_wrap_counts_terminal_columns():
     text = "- " + "北境 " * 30
     lines = wrap(text.rstrip(), 20).split("\n")
     assert all(columns(line) <= 20 for line in lines)
-    assert all(line.startswith("  北境") for line in lines[1:])
+    assert all(line.startswith("  ") and line[2] in "北境" for line in lines[1:])
+    # Chinese has no spaces: a line breaks between wide characters, never before 。 or ）
+    sentence = "- 史塔克在破船湾的残部撤退至狭海：船只×1，溃败（R6.8）。"
+    chinese = wrap(sentence, 20).split("\n")
+    assert all(columns(line) <= 20 for line in chinese) and len(chinese) > 2
+    assert "".join(line.strip() for line in chinese) == sentence
+    assert not any(line.strip()[0] in "）。，" for line in chinese[1:])
     assert wrap("short", 72) == "short" and wrap("x " * 50, None) == "x " * 50
 
 

@@ -203,3 +203,24 @@ def test_a_question_asked_ahead_is_neither_owed_nor_shown(runner, game):
     assert result.exit_code == 3 and "raven" not in result.stdout
     doc = as_json(runner, game)
     assert all("raven" not in i for ids in owes(doc).values() for i in ids)
+
+
+def test_status_in_chinese(runner, game, ruleset):
+    """`--lang zh-Hans` (or a Chinese locale) writes the text in Chinese with the glossary's
+    house names; ids stay; --format json stays English."""
+    (game / "players.yaml").write_text("format: agot-players/1\nhouses: {}\n"
+                                       "deadline: 2026-12-03T18:00:00Z\n")
+    write_orders(game, ruleset, ["stark", "lannister"])
+    late = status(runner, game, "--now", "2026-12-03T18:00:01Z", "--lang", "zh-Hans")
+    assert late.exit_code == 3
+    for text in ("：第 1 回合，计划阶段：等待命令（尚未结算）", "截止时间：2026-12-03T18:00:00Z（现在 "
+                 "2026-12-03T18:00:01Z：已过）", "拜拉席恩——逾期", "  欠交命令：r1/orders/baratheon",
+                 "  --nmr baratheon 将采用：\n    r1/orders/baratheon: 不下命令", "欠交者：拜拉席恩",
+                 "史塔克\n  已交：stark.yaml 收到于"):
+        assert text in late.stdout, (text, late.stdout)
+    by_locale = runner.invoke(main, ["status", "--game", str(game), "--now", LATE],
+                              env={"LANG": "zh_HK.UTF-8"})
+    assert "拜拉席恩——逾期" in by_locale.stdout and "欠交者：" in by_locale.stdout
+    doc = json.loads(runner.invoke(main, ["status", "--game", str(game), "--format", "json",
+                                          "--now", LATE, "--lang", "zh-Hant"]).stdout)
+    assert doc["houses"][0]["owes"][0]["default"] == "no orders"

@@ -489,9 +489,13 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) ->
 @click.option("--now", "now_text", metavar="ISO",
               help="The time to judge lateness at (ISO 8601, e.g. 2026-12-03T18:00:00Z; "
                    "default: the clock).")
+@click.option("--lang", "lang", type=click.Choice(["en", "zh-Hans", "zh-Hant"]),
+              help="The language of the text (default: from LC_ALL, LC_MESSAGES or LANG); "
+                   "--format json stays English.")
 @click.pass_context
 @handle_errors
-def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None) -> None:
+def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
+           lang: str | None) -> None:
     """Who has sent what for the current round of GAME, and what each house still owes.
 
     Per house: its submission files (received when, valid or not against the
@@ -515,8 +519,14 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None) ->
                                      "such as 2026-12-03T18:00:00Z", param_hint="--now")
         now = parsed
     ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
-    result = game_status(game_dir, ruleset, now)
-    click.echo(status_json(result) if fmt == "json" else status_text(result), nl=False)
+    import os
+
+    from agot_adjudicator.render.i18n import language_from_env
+
+    lang = "en" if fmt == "json" else lang or language_from_env(os.environ)
+    result = game_status(game_dir, ruleset, now, lang)
+    click.echo(status_json(result) if fmt == "json" else status_text(result, ruleset, lang),
+               nl=False)
     if result.owed:
         raise PendingDecisions()
 
@@ -705,6 +715,11 @@ def ruleset_keep(ctx: click.Context, game_dir: str) -> None:
 @click.option("--private", "private_house", metavar="HOUSE",
               help="Append HOUSE's own hand, bids and pending questions to the report "
                    "(send that report to HOUSE only).")
+@click.option("--lang", "lang", type=click.Choice(["en", "zh-Hans", "zh-Hant"]),
+              help="The language of the report and mail: English, simplified or traditional "
+                   "Chinese (default: from LC_ALL, LC_MESSAGES or LANG: zh_CN → zh-Hans, "
+                   "zh_TW/zh_HK → zh-Hant, else en). With --game it is recorded in the "
+                   "report; each house's mail is in its players.yaml language.")
 @click.pass_context
 @handle_errors
 def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
@@ -712,12 +727,17 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                pending_path: str | None, now_path: str | None, game_dir: str | None,
                nmr: tuple[str, ...],
                defaults: bool, move_ruleset: bool, in_place: bool, report_format: str,
-               private_house: str | None) -> None:
+               private_house: str | None, lang: str | None) -> None:
     """Resolve the round of STATE with the ORDERS files (docs/protocol.md P1).
 
     Exit 0 and write the next state when the round is complete; exit 3 and
     print the pending decisions (paste-ready YAML) when answers are missing.
     """
+    import os
+
+    from agot_adjudicator.render.i18n import language_from_env
+
+    lang = lang or language_from_env(os.environ)
     if private_house is not None and game_dir:
         raise UsageError("--private HOUSE: with --game DIR every run writes each house's "
                          "private report as round-NN/mail/HOUSE.txt (and HOUSE.eml, ready to "
@@ -736,7 +756,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         from agot_adjudicator.workflow.record import run_game_round
 
         ruleset, moved_from = _game_rulesets(ctx, game_dir, move_ruleset)
-        done = run_game_round(game_dir, ruleset, nmr, defaults, moved_from)
+        done = run_game_round(game_dir, ruleset, nmr, defaults, moved_from, lang)
         if done.repaired is not None:
             click.echo(f"finished the interrupted commit of {done.repaired} in {game_dir} "
                        "(nothing else was run; run the command again for the next round)")
@@ -762,7 +782,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     run = adjudicate_files(state, list(orders), ruleset, nmr, defaults)
     _finish(run, ruleset, output=output, report=report, log_path=log_path,
             pending_path=pending_path, now_path=now_path, fmt=report_format,
-            private_house=private_house)
+            private_house=private_house, lang=lang)
 
 
 def _game_rulesets(ctx: click.Context, game_dir: str,
@@ -793,11 +813,11 @@ def _game_rulesets(ctx: click.Context, game_dir: str,
 
 def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | None,
             log_path: str | None, pending_path: str | None, now_path: str | None = None,
-            fmt: str = "markdown", private_house: str | None = None) -> None:
+            fmt: str = "markdown", private_house: str | None = None, lang: str = "en") -> None:
     """Write what a run produced, all files or none; exit 3 with the pending list (and the
     provisional state, ``--now``) when it stopped."""
     out = render_outputs(run, ruleset, fmt=fmt, private_house=private_house,
-                         now=now_path is not None)
+                         now=now_path is not None, lang=lang)
     writes: list[tuple[str, str]] = []
     if report:
         writes.append((report, out.report))

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,11 +37,12 @@ from agot_adjudicator.engine.house_cards import EffectKind
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.i18n import N_, translator
 from agot_adjudicator.render.tables import columns, table
 from agot_adjudicator.render.views import area_rows, units_text
 
-PHASE_TITLES = {"westeros": "Westeros phase", "planning": "Planning phase",
-                "action": "Action phase", "ended": "End of the game"}
+PHASE_TITLES = {"westeros": N_("Westeros phase"), "planning": N_("Planning phase"),
+                "action": N_("Action phase"), "ended": N_("End of the game")}
 FORMATS = ("markdown", "text")
 
 """The event log's documentation: event type → field → meaning (after ``type``, ``rule``,
@@ -48,19 +51,55 @@ FORMATS = ("markdown", "text")
 
 # --- names -----------------------------------------------------------------------------------
 
+_SPEAKER: ContextVar[Names | None] = ContextVar("agot_report_speaker", default=None)
+"""The :class:`Names` a report is being written with (its language), set by
+:meth:`Names.speaking`; unset means English."""
+
+
+def lang() -> str:
+    """The language of the report being written (``en`` outside one)."""
+    speaker = _SPEAKER.get()
+    return speaker.lang if speaker is not None else "en"
+
+
+def tr(message: str, /, **fields: Any) -> str:
+    """``message`` (English, the catalog's msgid) in the current language, its ``{fields}``
+    filled in. English returns the message itself, so English output is the f-string it was."""
+    text = translator(lang()).gettext(message)
+    return text.format(**fields) if fields else text
+
+
 @dataclass(frozen=True)
 class Names:
-    """Readable names for ruleset ids."""
+    """Readable names for ruleset ids in one language (``en``: the ruleset's own names;
+    ``zh-Hans``/``zh-Hant``: the glossary's)."""
 
     ruleset: Ruleset
+    lang: str = "en"
+
+    @contextmanager
+    def speaking(self) -> Iterator[Names]:
+        """Sentences (:func:`tr`) and names (:func:`house`, ...) in this language meanwhile."""
+        token = _SPEAKER.set(self)
+        try:
+            yield self
+        finally:
+            _SPEAKER.reset(token)
+
+    def glossary(self, kind: str, id_: Any) -> str:
+        return self.ruleset.glossary.name(kind, str(id_), self.lang)
 
     def area(self, area_id: Any) -> str:
         if area_id is None:
-            return "nowhere"
+            return tr("nowhere")
+        if self.lang != "en" and area_id in self.ruleset.areas:
+            return self.glossary("area", area_id)
         area = self.ruleset.areas.get(area_id)
         return area.name if area is not None else str(area_id)
 
     def card(self, card_id: Any) -> str:
+        if self.lang != "en" and card_id in self.ruleset.house_cards:
+            return self.glossary("house_card", card_id)
         card = self.ruleset.house_cards.get(card_id)
         return card.name if card is not None else human(card_id)
 
@@ -68,10 +107,35 @@ class Names:
         token = self.ruleset.order_tokens.get(order_id)
         if token is None:
             return human(order_id)
+        if self.lang != "en":
+            return self.glossary("order", order_id)
         text = human(token.kind).title()
         if token.kind in ("march", "defense") or token.bonus:
             text += f" {token.bonus:+d}"
         return text + ("★" if token.special else "")
+
+    def westeros(self, card_id: Any) -> str:
+        """A Westeros card: ``clash_of_kings`` → ``Clash of kings`` (as the report always wrote it)."""
+        if self.lang != "en":
+            return self.glossary("westeros_card", card_id)
+        return human(card_id).capitalize()
+
+    def track(self, track_id: Any) -> str:
+        return self.glossary("track", track_id) if self.lang != "en" else human(track_id).title()
+
+    def token(self, token_id: Any) -> str:
+        return self.glossary("token", token_id) if self.lang != "en" else human(token_id)
+
+
+def _speaker() -> Names | None:
+    speaker = _SPEAKER.get()
+    return speaker if speaker is not None and speaker.lang != "en" else None
+
+
+def speaker() -> Names | None:
+    """The :class:`Names` of the text being written when it is not English (else None): for
+    other renderers (receipts) that name ids in the current language."""
+    return _speaker()
 
 
 def human(value: Any) -> str:
@@ -84,13 +148,37 @@ def human(value: Any) -> str:
 
 
 def house(value: Any) -> str:
-    """A house id as a name: ``stark`` → ``Stark``."""
-    return "no one" if value is None else str(value).capitalize()
+    """A house id as a name: ``stark`` → ``Stark`` (史塔克 in Chinese)."""
+    if value is None:
+        return tr("no one")
+    speaker = _speaker()
+    if speaker is not None:
+        return speaker.glossary("house", value)
+    return str(value).capitalize()
+
+
+def unit(value: str) -> str:
+    """A unit type: its id in English (``a footman``), its glossary name in Chinese."""
+    speaker = _speaker()
+    return speaker.glossary("unit", value) if speaker is not None else value
+
+
+def sep() -> str:
+    """The separator of a list: ``, `` (、 in Chinese)."""
+    return tr(", ")
 
 
 def about(value: str) -> str:
     """``clash_of_kings/iron_throne`` → ``clash of kings, iron throne``."""
-    return human(value).replace("/", ", ")
+    speaker = _speaker()
+    if speaker is None:
+        return human(value).replace("/", ", ")
+    parts = []
+    for part in value.split("/"):
+        kind = next((k for k in ("westeros_card", "track", "token")
+                     if part in speaker.ruleset.glossary.ids(k)), None)
+        parts.append(speaker.glossary(kind, part) if kind else tr(human(part)))
+    return sep().join(parts)
 
 
 def plain(value: Any) -> str:
@@ -102,28 +190,49 @@ def plain(value: Any) -> str:
     'nothing'
     """
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return tr("yes") if value else tr("no")
     if isinstance(value, list):
-        return ", ".join(plain(v) for v in value) or "nothing"
+        return sep().join(plain(v) for v in value) or tr("nothing")
     if isinstance(value, dict):
-        return ", ".join(f"{human(k)} {plain(v)}" for k, v in value.items()) or "nothing"
+        return sep().join(f"{human(k)} {plain(v)}" for k, v in value.items()) or tr("nothing")
     return human(value)
 
 
 def houses(values: Sequence[Any]) -> str:
-    return ", ".join(house(v) for v in values) if values else "no one"
+    return sep().join(house(v) for v in values) if values else tr("no one")
 
 
 def units(values: Sequence[str]) -> str:
-    return units_text(list(values)) if values else "no units"
+    if not values:
+        return tr("no units")
+    speaker = _speaker()
+    if speaker is None:
+        return units_text(list(values))
+    return sep().join(f"{unit(u)}×{values.count(u)}" for u in ("footman", "knight", "ship")
+                      if u in values)
 
 
 def entries(values: Sequence[Mapping[str, str]], nm: Names) -> str:
-    return ", ".join(f"a {v['unit']} in {nm.area(v['area'])}" for v in values) or "nothing"
+    return sep().join(tr("a {unit} in {area}", unit=unit(v["unit"]), area=nm.area(v["area"]))
+                      for v in values) or tr("nothing")
 
 
 def by_house(mapping: Mapping[str, Any]) -> str:
-    return ", ".join(f"{house(h)} {v}" for h, v in mapping.items()) or "none"
+    return sep().join(f"{house(h)} {v}" for h, v in mapping.items()) or tr("none")
+
+
+REASONS = (N_("no legal target"), N_("declined"), N_("no discarded cards"),
+           N_("no knight left in the unit pool"), N_("no available power to pay"),
+           N_("no Defense order to remove"), N_("supply limit on the way back from a failed attack"),
+           N_("nothing to act on"), N_("supply"), N_("wildlings"), N_("nmr"), N_("defaults"),
+           N_("battle lost"), N_("highest"), N_("lowest"))
+"""The engine's fixed reasons and causes (event fields ``reason``, ``cause``), for the
+catalogs; a reason the catalog does not know is written as it is."""
+
+
+def reason(text: Any) -> str:
+    """An engine reason in the current language (as it is when the catalog lacks it)."""
+    return tr(str(text))
 
 
 # --- one line per event ----------------------------------------------------------------------
@@ -133,228 +242,320 @@ Line = Callable[[Event, Names], str]
 
 def _battle(e: Event, nm: Names) -> str:
     a, d = e["attacker"], e["defender"]
-    text = (f"Battle in {nm.area(e['area'])}: {house(a)} attacks from {nm.area(e['origin'])}, "
-            f"{house(d)} defends; {house(e['winner'])} wins {e['totals'][e['winner']]} to "
-            f"{e['totals'][e['loser']]}")
+    text = tr("Battle in {area}: {attacker} attacks from {origin}, {defender} defends; {winner} "
+              "wins {won} to {lost}", area=nm.area(e["area"]), attacker=house(a),
+              origin=nm.area(e["origin"]), defender=house(d), winner=house(e["winner"]),
+              won=e["totals"][e["winner"]], lost=e["totals"][e["loser"]])
     if e["decided_by"] == "fiefdoms_tie_break":
-        text += f" (tie: higher on Fiefdoms, order {houses(e['fiefdoms'])}, R6.6)"
+        text += tr(" (tie: higher on Fiefdoms, order {houses}, R6.6)", houses=houses(e["fiefdoms"]))
     elif e["decided_by"] == "last_unit_destroyed":
-        text += f" ({house(e['loser'])}'s last fighting unit was destroyed by a card text)"
-    return text + "."
+        text += tr(" ({loser}'s last fighting unit was destroyed by a card text)",
+                   loser=house(e["loser"]))
+    return text + tr(".")
 
 
 CARD_TEXT_LINES: dict[EffectKind, Callable[[Event, str, str, Names], str]] = {
-    EffectKind.CANCEL_TEXT: lambda e, who, on, nm: (
-        f"{who} cancels the text of {nm.card(e['cancelled'])} ({on})."),
+    EffectKind.CANCEL_TEXT: lambda e, who, on, nm: tr(
+        "{who} cancels the text of {card} ({on}).", who=who, card=nm.card(e["cancelled"]), on=on),
     EffectKind.DESTROY_FOOTMAN: lambda e, who, on, nm: (
-        f"{who} destroys a {on} footman in the battle"
-        + (f"; {on} has no fighting unit left and loses at once." if e.get("loses_at_once")
-           else ".")),
-    EffectKind.REMOVE_DEFENSE_ORDER: lambda e, who, on, nm: (
-        f"{who} removes {on}'s {nm.order(e['order'])} order."),
-    EffectKind.UNIT_STRENGTH: lambda e, who, on, nm: (
-        f"{who}: each attacking {on} {e['unit']} counts {e['value']}."),
-    EffectKind.DEFENSE_MULTIPLIER: lambda e, who, on, nm: (
-        f"{who}: {on}'s Defense order counts ×{e['value']}."),
-    EffectKind.ZERO_SUPPORTING_SHIPS: lambda e, who, on, nm: f"{who}: ships supporting {on} add 0.",
-    EffectKind.ZERO_PRINTED_STRENGTH: lambda e, who, on, nm: (
-        f"{who}: the printed strength of {nm.card(e['zeroed'])} ({on}) is 0."),
+        tr("{who} destroys a {on} footman in the battle; {on} has no fighting unit left and loses "
+           "at once.", who=who, on=on) if e.get("loses_at_once")
+        else tr("{who} destroys a {on} footman in the battle.", who=who, on=on)),
+    EffectKind.REMOVE_DEFENSE_ORDER: lambda e, who, on, nm: tr(
+        "{who} removes {on}'s {order} order.", who=who, on=on, order=nm.order(e["order"])),
+    EffectKind.UNIT_STRENGTH: lambda e, who, on, nm: tr(
+        "{who}: each attacking {on} {unit} counts {value}.", who=who, on=on, unit=unit(e["unit"]),
+        value=e["value"]),
+    EffectKind.DEFENSE_MULTIPLIER: lambda e, who, on, nm: tr(
+        "{who}: {on}'s Defense order counts ×{value}.", who=who, on=on, value=e["value"]),
+    EffectKind.ZERO_SUPPORTING_SHIPS: lambda e, who, on, nm: tr(
+        "{who}: ships supporting {on} add 0.", who=who, on=on),
+    EffectKind.ZERO_PRINTED_STRENGTH: lambda e, who, on, nm: tr(
+        "{who}: the printed strength of {card} ({on}) is 0.", who=who, card=nm.card(e["zeroed"]),
+        on=on),
 }
 """The report line of each kind of card effect (``house_card_text`` events)."""
 
 
 def _card_text(e: Event, nm: Names) -> str:
-    who, on = f"{nm.card(e['card'])} ({house(e['house'])})", house(e.get("on"))
+    who = tr("{card} ({house})", card=nm.card(e["card"]), house=house(e["house"]))
+    on = house(e.get("on"))
     if e["effect"] in CARD_TEXT_LINES:
         return CARD_TEXT_LINES[EffectKind(e["effect"])](e, who, on, nm)
-    return f"{who} has no effect: {e.get('reason', 'nothing to act on')}."
+    return tr("{who} has no effect: {reason}.", who=who,
+              reason=reason(e.get("reason", "nothing to act on")))
 
 
 def _card_returned(e: Event, nm: Names) -> str:
     if e["house"] is None:
-        return f"No house card comes back: {e['reason']}."
+        return tr("No house card comes back: {reason}.", reason=reason(e["reason"]))
     if e["card"] is None:
-        return f"{house(e['house'])} takes no card back: {e['reason']}."
-    return f"{house(e['house'])} takes {nm.card(e['card'])} back into its hand."
+        return tr("{house} takes no card back: {reason}.", house=house(e["house"]),
+                  reason=reason(e["reason"]))
+    return tr("{house} takes {card} back into its hand.", house=house(e["house"]),
+              card=nm.card(e["card"]))
 
 
 def _discarded(e: Event, nm: Names) -> str:
     if e.get("by"):
-        return (f"{house(e['payer'])} pays {e['paid']} power ({nm.card(e['by'])}): "
-                f"{house(e['house'])} discards {nm.card(e['card'])} from its hand.")
-    return f"{house(e['house'])} discards {nm.card(e['card'])}."
+        return tr("{payer} pays {paid} power ({by}): {house} discards {card} from its hand.",
+                  payer=house(e["payer"]), paid=e["paid"], by=nm.card(e["by"]),
+                  house=house(e["house"]), card=nm.card(e["card"]))
+    return tr("{house} discards {card}.", house=house(e["house"]), card=nm.card(e["card"]))
 
 
 def _raid(e: Event, nm: Names) -> str:
     if "target" not in e:
-        return f"{house(e['house'])}'s raid in {nm.area(e['area'])} removes nothing."
-    return (f"{house(e['house'])} raids from {nm.area(e['area'])}: {house(e['victim'])}'s "
-            f"{nm.order(e['removed'])} in {nm.area(e['target'])} is removed.")
+        return tr("{house}'s raid in {area} removes nothing.", house=house(e["house"]),
+                  area=nm.area(e["area"]))
+    return tr("{house} raids from {area}: {victim}'s {order} in {target} is removed.",
+              house=house(e["house"]), area=nm.area(e["area"]), victim=house(e["victim"]),
+              order=nm.order(e["removed"]), target=nm.area(e["target"]))
 
 
 def _retreat(e: Event, nm: Names) -> str:
     lost = e.get("destroyed") or []
+    who, area = house(e["house"]), nm.area(e["area"])
     if e["to"] is None and not e["units"]:
-        what = f"are destroyed ({units(lost)})" if lost else "are all destroyed"
-        return f"{house(e['house'])}'s survivors from {nm.area(e['area'])} {what}."
-    text = (f"{house(e['house'])}'s survivors from {nm.area(e['area'])} retreat to "
-            f"{nm.area(e['to'])}: {units(e['units'])}" + (", routed" if e["units"] else ""))
-    return text + (f"; the supply limit destroys {units(lost)}." if lost else ".")
+        if lost:
+            return tr("{house}'s survivors from {area} are destroyed ({units}).", house=who,
+                      area=area, units=units(lost))
+        return tr("{house}'s survivors from {area} are all destroyed.", house=who, area=area)
+    text = (tr("{house}'s survivors from {area} retreat to {to}: {units}, routed", house=who,
+               area=area, to=nm.area(e["to"]), units=units(e["units"])) if e["units"] else
+            tr("{house}'s survivors from {area} retreat to {to}: {units}", house=who, area=area,
+               to=nm.area(e["to"]), units=units(e["units"])))
+    return text + (tr("; the supply limit destroys {units}.", units=units(lost)) if lost
+                   else tr("."))
 
 
 def _power_gained(e: Event, nm: Names) -> str:
     if "icons" in e:
-        return (f"{house(e['house'])} gains {e['gained']} power for {e['icons']} power icons "
-                f"(now {e['power']}).")
-    return f"{house(e['house'])} gains {e['power']} power ({nm.card(e['source'])})."
+        return tr("{house} gains {gained} power for {icons} power icons (now {power}).",
+                  house=house(e["house"]), gained=e["gained"], icons=e["icons"], power=e["power"])
+    return tr("{house} gains {power} power ({source}).", house=house(e["house"]),
+              power=e["power"], source=nm.card(e["source"]))
 
 
 def _unit_destroyed(e: Event, nm: Names) -> str:
     if "unit" in e:
-        return f"{house(e['house'])}'s {e['unit']} in {nm.area(e['area'])} is destroyed ({e['cause']})."
-    return f"{house(e['house'])}'s {units(e['units'])} in {nm.area(e['area'])} destroyed: {e['reason']}."
+        return tr("{house}'s {unit} in {area} is destroyed ({cause}).", house=house(e["house"]),
+                  unit=unit(e["unit"]), area=nm.area(e["area"]), cause=reason(e["cause"]))
+    return tr("{house}'s {units} in {area} destroyed: {reason}.", house=house(e["house"]),
+              units=units(e["units"]), area=nm.area(e["area"]), reason=reason(e["reason"]))
 
 
 def _support(e: Event, nm: Names) -> str:
-    who = f"{house(e['house'])}'s Support order in {nm.area(e['area'])}"
+    who, area, battle = house(e["house"]), nm.area(e["area"]), nm.area(e["battle"])
     if e["side"] is None:
-        return f"{who} supports no one in {nm.area(e['battle'])}."
-    return f"{who} supports {house(e['side'])} in {nm.area(e['battle'])} (+{e['strength']})."
+        return tr("{house}'s Support order in {area} supports no one in {battle}.", house=who,
+                  area=area, battle=battle)
+    return tr("{house}'s Support order in {area} supports {side} in {battle} (+{strength}).",
+              house=who, area=area, side=house(e["side"]), battle=battle, strength=e["strength"])
 
 
 def _neutral(e: Event, nm: Names) -> str:
     st = e["strength"]
-    return (f"{house(e['house'])} attacks the neutral force in {nm.area(e['area'])} from "
-            f"{nm.area(e['origin'])}: units {st['units']}, march {st['march']:+d}, support "
-            f"{st['support']} = {st['total']} against {e['neutral']}: "
-            + ("it is removed." if e["won"] else "the attack fails."))
+    fields = dict(house=house(e["house"]), area=nm.area(e["area"]), origin=nm.area(e["origin"]),
+                  units=st["units"], march=st["march"], support=st["support"], total=st["total"],
+                  neutral=e["neutral"])
+    if e["won"]:
+        return tr("{house} attacks the neutral force in {area} from {origin}: units {units}, march "
+                  "{march:+d}, support {support} = {total} against {neutral}: it is removed.",
+                  **fields)
+    return tr("{house} attacks the neutral force in {area} from {origin}: units {units}, march "
+              "{march:+d}, support {support} = {total} against {neutral}: the attack fails.",
+              **fields)
 
 
 def _tie(e: Event, nm: Names) -> str:
     choice = houses(e["order"]) if "order" in e else house(e["chosen"])
-    return f"{house(e['by'])} (Iron Throne) breaks the tie on {about(e['about'])}: {choice}."
+    return tr("{by} (Iron Throne) breaks the tie on {about}: {choice}.", by=house(e["by"]),
+              about=about(e["about"]), choice=choice)
 
 
 def _game_ended(e: Event, nm: Names) -> str:
-    return (f"The game ends: {houses(e['winners'])} win{'s' if len(e['winners']) == 1 else ''} "
-            f"(castles: {by_house(e['castles'])}; supply: {by_house(e['supply'])}; "
-            f"power: {by_house(e['power'])}).")
+    message = (N_("The game ends: {winners} wins (castles: {castles}; supply: {supply}; power: "
+                  "{power}).") if len(e["winners"]) == 1 else
+               N_("The game ends: {winners} win (castles: {castles}; supply: {supply}; power: "
+                  "{power})."))
+    return tr(message, winners=houses(e["winners"]), castles=by_house(e["castles"]),
+              supply=by_house(e["supply"]), power=by_house(e["power"]))
+
+
+def _mustered(e: Event, nm: Names) -> str:
+    if e["unit"] == "upgrade":
+        return tr("{house} upgrades a footman to a knight in {area} (mustering at {castle}).",
+                  house=house(e["house"]), area=nm.area(e["area"]), castle=nm.area(e["castle"]))
+    return tr("{house} musters a {unit} in {area} (mustering at {castle}).",
+              house=house(e["house"]), unit=unit(e["unit"]), area=nm.area(e["area"]),
+              castle=nm.area(e["castle"]))
+
+
+def _nights_watch(e: Event, nm: Names) -> str:
+    if e["winner"] == "nights_watch":
+        return tr("The Night's Watch ({strength}) against a threat of {threat}: the Night's Watch "
+                  "holds.", strength=e["strength"], threat=e["threat"])
+    return tr("The Night's Watch ({strength}) against a threat of {threat}: the wildlings win.",
+              strength=e["strength"], threat=e["threat"])
+
+
+def _revealed(e: Event, nm: Names) -> str:
+    if e["wildling"]:
+        return tr("Westeros deck {deck}: {card} (wildling icon).", deck=e["deck"],
+                  card=nm.westeros(e["card"]))
+    return tr("Westeros deck {deck}: {card}.", deck=e["deck"], card=nm.westeros(e["card"]))
+
+
+def _threat_advanced(e: Event, nm: Names) -> str:
+    fields = dict(card=nm.westeros(e["card"]), old=e["old"], new=e["new"])
+    if e["capped"]:
+        return tr("{card} bears a wildling icon: the threat goes from {old} to {new} (its maximum).",
+                  **fields)
+    return tr("{card} bears a wildling icon: the threat goes from {old} to {new}.", **fields)
+
+
+def _orders_removed(e: Event, nm: Names) -> str:
+    listed = sep().join(tr("{order} in {area}", order=nm.order(o), area=nm.area(a))
+                        for a, o in e["orders"].items()) or tr("none")
+    return tr("The remaining orders are removed: {orders}.", orders=listed)
+
+
+def _cards_revealed(e: Event, nm: Names) -> str:
+    cards = tr("; ").join(tr("{house}: {card}", house=house(h), card=nm.card(c))
+                          for h, c in e["cards"].items())
+    return tr("House cards for {area}: {cards}.", area=nm.area(e["area"]), cards=cards)
 
 
 LINES: dict[str, Line] = {
-    "area_occupied": lambda e, nm: f"{house(e['house'])} occupies {nm.area(e['area'])} with "
-                                   f"{units(e['units'])}.",
+    "area_occupied": lambda e, nm: tr("{house} occupies {area} with {units}.",
+                                      house=house(e["house"]), area=nm.area(e["area"]),
+                                      units=units(e["units"])),
     "battle": _battle,
-    "bids_revealed": lambda e, nm: f"Bids revealed ({about(e['about'])}): {by_house(e['bids'])}.",
+    "bids_revealed": lambda e, nm: tr("Bids revealed ({about}): {bids}.", about=about(e["about"]),
+                                      bids=by_house(e["bids"])),
     "card_returned": _card_returned,
-    "card_text_no_effect": lambda e, nm: f"{nm.card(e['card'])} ({house(e['house'])}) has no "
-                                         f"effect: {e['reason']}.",
-    "casualties": lambda e, nm: (f"{house(e['house'])} loses the battle in {nm.area(e['area'])}: "
-                                 f"{e['swords']} swords − {e['forts']} fortifications = "
-                                 f"{e['count']} casualties: {units(e['units'])}."),
-    "consolidate_power": lambda e, nm: (f"{house(e['house'])} consolidates power in "
-                                        f"{nm.area(e['area'])}: +{e['power']} "
-                                        f"(worth {e['worth']})."),
-    "deck_shuffled": lambda e, nm: f"Westeros deck {e['deck']} is shuffled.",
-    "default_applied": lambda e, nm: (f"No answer from {house(e['house'])} to {e['decision']}: "
-                                      f"the default ({plain(e['value'])}) applies "
-                                      f"({e['reason']})."),
-    "game_already_ended": lambda e, nm: "The game has already ended; nothing to resolve.",
+    "card_text_no_effect": lambda e, nm: tr("{card} ({house}) has no effect: {reason}.",
+                                            card=nm.card(e["card"]), house=house(e["house"]),
+                                            reason=reason(e["reason"])),
+    "casualties": lambda e, nm: tr("{house} loses the battle in {area}: {swords} swords − {forts} "
+                                   "fortifications = {count} casualties: {units}.",
+                                   house=house(e["house"]), area=nm.area(e["area"]),
+                                   swords=e["swords"], forts=e["forts"], count=e["count"],
+                                   units=units(e["units"])),
+    "consolidate_power": lambda e, nm: tr("{house} consolidates power in {area}: +{power} (worth "
+                                          "{worth}).", house=house(e["house"]),
+                                          area=nm.area(e["area"]), power=e["power"],
+                                          worth=e["worth"]),
+    "deck_shuffled": lambda e, nm: tr("Westeros deck {deck} is shuffled.", deck=e["deck"]),
+    "default_applied": lambda e, nm: tr("No answer from {house} to {decision}: the default "
+                                        "({value}) applies ({reason}).", house=house(e["house"]),
+                                        decision=e["decision"], value=plain(e["value"]),
+                                        reason=reason(e["reason"])),
+    "game_already_ended": lambda e, nm: tr("The game has already ended; nothing to resolve."),
     "game_ended": _game_ended,
-    "game_won": lambda e, nm: (f"{houses(e['houses'])} controls {e['castles']} areas with a "
-                               "castle and wins the game."),
-    "hand_recycled": lambda e, nm: (f"{house(e['house'])} played its last card, "
-                                    f"{nm.card(e['card'])}: all its cards return to its hand."),
+    "game_won": lambda e, nm: tr("{houses} controls {castles} areas with a castle and wins the "
+                                 "game.", houses=houses(e["houses"]), castles=e["castles"]),
+    "hand_recycled": lambda e, nm: tr("{house} played its last card, {card}: all its cards return "
+                                      "to its hand.", house=house(e["house"]),
+                                      card=nm.card(e["card"])),
     "house_card_discarded": _discarded,
-    "house_card_returned": lambda e, nm: (f"{house(e['house'])} takes {nm.card(e['card'])} back "
-                                          f"from its discard pile ({nm.card(e['by'])})."),
+    "house_card_returned": lambda e, nm: tr("{house} takes {card} back from its discard pile "
+                                            "({by}).", house=house(e["house"]),
+                                            card=nm.card(e["card"]), by=nm.card(e["by"])),
     "house_card_text": _card_text,
-    "house_card_text_cancelled": lambda e, nm: (f"The text of {nm.card(e['card'])} "
-                                                f"({house(e['house'])}) is cancelled by "
-                                                f"{nm.card(e['by'])}."),
-    "house_cards_revealed": lambda e, nm: (f"House cards for {nm.area(e['area'])}: "
-                                           + "; ".join(f"{house(h)}: {nm.card(c)}"
-                                                       for h, c in e["cards"].items()) + "."),
-    "influence_tokens_removed": lambda e, nm: "Influence tokens are removed from the tracks.",
-    "march_no_move": lambda e, nm: (f"{house(e['house'])}'s March order in {nm.area(e['area'])} "
-                                    "moves no units."),
-    "move": lambda e, nm: (f"{house(e['house'])} moves {units(e['units'])} from "
-                           f"{nm.area(e['origin'])} to {nm.area(e['to'])}."),
-    "muster_done": lambda e, nm: (f"{house(e['house'])} musters at {nm.area(e['castle'])}: "
-                                  f"{e['spent']} of {e['points']} points used."),
-    "muster_impossible": lambda e, nm: (f"{house(e['house'])} cannot muster at "
-                                        f"{nm.area(e['castle'])}."),
-    "mustered": lambda e, nm: (f"{house(e['house'])} upgrades a footman to a knight in "
-                               f"{nm.area(e['area'])} (mustering at {nm.area(e['castle'])})."
-                               if e["unit"] == "upgrade" else
-                               f"{house(e['house'])} musters a {e['unit']} in {nm.area(e['area'])}"
-                               f" (mustering at {nm.area(e['castle'])})."),
+    "house_card_text_cancelled": lambda e, nm: tr("The text of {card} ({house}) is cancelled by "
+                                                  "{by}.", card=nm.card(e["card"]),
+                                                  house=house(e["house"]), by=nm.card(e["by"])),
+    "house_cards_revealed": _cards_revealed,
+    "influence_tokens_removed": lambda e, nm: tr("Influence tokens are removed from the tracks."),
+    "march_no_move": lambda e, nm: tr("{house}'s March order in {area} moves no units.",
+                                      house=house(e["house"]), area=nm.area(e["area"])),
+    "move": lambda e, nm: tr("{house} moves {units} from {origin} to {to}.",
+                             house=house(e["house"]), units=units(e["units"]),
+                             origin=nm.area(e["origin"]), to=nm.area(e["to"])),
+    "muster_done": lambda e, nm: tr("{house} musters at {castle}: {spent} of {points} points used.",
+                                    house=house(e["house"]), castle=nm.area(e["castle"]),
+                                    spent=e["spent"], points=e["points"]),
+    "muster_impossible": lambda e, nm: tr("{house} cannot muster at {castle}.",
+                                          house=house(e["house"]), castle=nm.area(e["castle"])),
+    "mustered": _mustered,
     "neutral_attack": _neutral,
-    "nights_watch": lambda e, nm: (f"The Night's Watch ({e['strength']}) against a threat of "
-                                   f"{e['threat']}: "
-                                   + ("the Night's Watch holds." if e["winner"] == "nights_watch"
-                                      else "the wildlings win.")),
-    "order_removed": lambda e, nm: (f"{house(e['house'])}'s {nm.order(e['order'])} order in "
-                                    f"{nm.area(e['area'])} is removed ({nm.card(e['by'])})."),
-    "orders_removed": lambda e, nm: ("The remaining orders are removed: "
-                                     + (", ".join(f"{nm.order(o)} in {nm.area(a)}"
-                                                  for a, o in e["orders"].items()) or "none")
-                                     + "."),
-    "orders_revealed": lambda e, nm: "Orders are revealed.",
-    "pillage": lambda e, nm: (f"{house(e['house'])} pillages {nm.area(e['target'])} and gains "
-                              f"{e['power']} power."),
+    "nights_watch": _nights_watch,
+    "order_removed": lambda e, nm: tr("{house}'s {order} order in {area} is removed ({by}).",
+                                      house=house(e["house"]), order=nm.order(e["order"]),
+                                      area=nm.area(e["area"]),
+                                      by=nm.card(e["by"]) if e["by"] in nm.ruleset.house_cards
+                                      else reason(e["by"])),
+    "orders_removed": _orders_removed,
+    "orders_revealed": lambda e, nm: tr("Orders are revealed."),
+    "pillage": lambda e, nm: tr("{house} pillages {target} and gains {power} power.",
+                                house=house(e["house"]), target=nm.area(e["target"]),
+                                power=e["power"]),
     "power_gained": _power_gained,
-    "power_token_placed": lambda e, nm: (f"{house(e['house'])} leaves a power token in "
-                                         f"{nm.area(e['area'])}."),
-    "power_token_removed": lambda e, nm: (f"{house(e['by'])} removes {house(e['house'])}'s power "
-                                          f"token from {nm.area(e['area'])}."),
-    "power_token_returned": lambda e, nm: (f"{house(e['house'])}'s power token in "
-                                           f"{nm.area(e['area'])} returns to its pool."),
+    "power_token_placed": lambda e, nm: tr("{house} leaves a power token in {area}.",
+                                           house=house(e["house"]), area=nm.area(e["area"])),
+    "power_token_removed": lambda e, nm: tr("{by} removes {house}'s power token from {area}.",
+                                            by=house(e["by"]), house=house(e["house"]),
+                                            area=nm.area(e["area"])),
+    "power_token_returned": lambda e, nm: tr("{house}'s power token in {area} returns to its pool.",
+                                             house=house(e["house"]), area=nm.area(e["area"])),
     "raid": _raid,
-    "raid_removed": lambda e, nm: (f"{house(e['house'])}'s raid in {nm.area(e['area'])} is "
-                                   f"removed: {e['reason']}."),
-    "raven_kept": lambda e, nm: f"{house(e['house'])} keeps its orders (Messenger Raven).",
-    "raven_swap": lambda e, nm: (f"{house(e['house'])} uses the Messenger Raven: "
-                                 f"{nm.order(e['old'])} in {nm.area(e['area'])} becomes "
-                                 f"{nm.order(e['new'])}."),
-    "restriction": lambda e, nm: f"{human(e['card']).capitalize()}: an order restriction this round.",
+    "raid_removed": lambda e, nm: tr("{house}'s raid in {area} is removed: {reason}.",
+                                     house=house(e["house"]), area=nm.area(e["area"]),
+                                     reason=reason(e["reason"])),
+    "raven_kept": lambda e, nm: tr("{house} keeps its orders (Messenger Raven).",
+                                   house=house(e["house"])),
+    "raven_swap": lambda e, nm: tr("{house} uses the Messenger Raven: {old} in {area} becomes "
+                                   "{new}.", house=house(e["house"]), old=nm.order(e["old"]),
+                                   area=nm.area(e["area"]), new=nm.order(e["new"])),
+    "restriction": lambda e, nm: tr("{card}: an order restriction this round.",
+                                    card=nm.westeros(e["card"])),
     "retreat": _retreat,
-    "round_ended": lambda e, nm: f"The round ends; round {e['next_round']} follows.",
-    "supply_reduction": lambda e, nm: (f"{house(e['house'])} is over its supply (level "
-                                       f"{e['level']}) and removes {entries(e['units'], nm)}."),
-    "supply_set": lambda e, nm: f"{house(e['house'])}'s supply: {e['old']} → {e['new']}.",
+    "round_ended": lambda e, nm: tr("The round ends; round {next} follows.", next=e["next_round"]),
+    "supply_reduction": lambda e, nm: tr("{house} is over its supply (level {level}) and removes "
+                                         "{units}.", house=house(e["house"]), level=e["level"],
+                                         units=entries(e["units"], nm)),
+    "supply_set": lambda e, nm: tr("{house}'s supply: {old} → {new}.", house=house(e["house"]),
+                                   old=e["old"], new=e["new"]),
     "support_declared": _support,
-    "support_refused": lambda e, nm: (f"{house(e['refused_by'])} refuses the support of "
-                                      f"{house(e['house'])} from {nm.area(e['area'])}."),
+    "support_refused": lambda e, nm: tr("{by} refuses the support of {house} from {area}.",
+                                        by=house(e["refused_by"]), house=house(e["house"]),
+                                        area=nm.area(e["area"])),
     "tie_broken": _tie,
-    "token_passed": lambda e, nm: (f"The {human(e['token'])} passes from {house(e['old'])} to "
-                                   f"{house(e['new'])}."),
-    "track_set": lambda e, nm: f"{human(e['track']).title()} track: {houses(e['order'])}.",
+    "token_passed": lambda e, nm: tr("The {token} passes from {old} to {new}.",
+                                     token=nm.token(e["token"]), old=house(e["old"]),
+                                     new=house(e["new"])),
+    "track_set": lambda e, nm: tr("{track} track: {houses}.", track=nm.track(e["track"]),
+                                  houses=houses(e["order"])),
     "unit_destroyed": _unit_destroyed,
-    "unit_upgraded": lambda e, nm: (f"{house(e['house'])} upgrades a {e['unit']} in "
-                                    f"{nm.area(e['area'])} to a {e['to']} ({nm.card(e['by'])})."),
-    "units_stand_up": lambda e, nm: (f"{house(e['house'])}'s routed {units(e['units'])} in "
-                                     f"{nm.area(e['area'])} stand up."),
-    "valyrian_steel_blade_used": lambda e, nm: (f"{house(e['house'])} uses the Valyrian Steel "
-                                                f"Blade (+1) in {nm.area(e['area'])}."),
-    "westeros_card_resolved": lambda e, nm: (f"{human(e['card']).capitalize()} (deck {e['deck']}) "
-                                             "resolves."),
-    "westeros_card_revealed": lambda e, nm: (f"Westeros deck {e['deck']}: "
-                                             f"{human(e['card']).capitalize()}"
-                                             + (" (wildling icon)" if e["wildling"] else "") + "."),
-    "westeros_card_to_bottom": lambda e, nm: (f"{human(e['card']).capitalize()} goes to the "
-                                              f"bottom of deck {e['deck']}."),
-    "westeros_phase": lambda e, nm: f"The Westeros phase begins (wildling threat {e['threat']}).",
-    "westeros_phase_skipped": lambda e, nm: "There is no Westeros phase in the first round.",
-    "wildling_losses": lambda e, nm: (f"{house(e['house'])} owes {e['owed']} to the wildlings and "
-                                      f"removes {entries(e['units'], nm)} ({e['points']} points)."),
-    "wildling_threat_advanced": lambda e, nm: (f"{human(e['card']).capitalize()} bears a wildling "
-                                               f"icon: the threat goes from {e['old']} to "
-                                               f"{e['new']}" + (" (its maximum)" if e["capped"]
-                                                                else "") + "."),
-    "wildling_threat_set": lambda e, nm: f"The wildling threat goes from {e['old']} to {e['new']}.",
-    "winter_is_coming": lambda e, nm: (f"Winter is Coming: deck {e['deck']} is shuffled and "
-                                       "another card drawn."),
+    "unit_upgraded": lambda e, nm: tr("{house} upgrades a {unit} in {area} to a {to} ({by}).",
+                                      house=house(e["house"]), unit=unit(e["unit"]),
+                                      area=nm.area(e["area"]), to=unit(e["to"]),
+                                      by=nm.card(e["by"])),
+    "units_stand_up": lambda e, nm: tr("{house}'s routed {units} in {area} stand up.",
+                                       house=house(e["house"]), units=units(e["units"]),
+                                       area=nm.area(e["area"])),
+    "valyrian_steel_blade_used": lambda e, nm: tr("{house} uses the Valyrian Steel Blade (+1) in "
+                                                  "{area}.", house=house(e["house"]),
+                                                  area=nm.area(e["area"])),
+    "westeros_card_resolved": lambda e, nm: tr("{card} (deck {deck}) resolves.",
+                                               card=nm.westeros(e["card"]), deck=e["deck"]),
+    "westeros_card_revealed": _revealed,
+    "westeros_card_to_bottom": lambda e, nm: tr("{card} goes to the bottom of deck {deck}.",
+                                                card=nm.westeros(e["card"]), deck=e["deck"]),
+    "westeros_phase": lambda e, nm: tr("The Westeros phase begins (wildling threat {threat}).",
+                                       threat=e["threat"]),
+    "westeros_phase_skipped": lambda e, nm: tr("There is no Westeros phase in the first round."),
+    "wildling_losses": lambda e, nm: tr("{house} owes {owed} to the wildlings and removes {units} "
+                                        "({points} points).", house=house(e["house"]),
+                                        owed=e["owed"], units=entries(e["units"], nm),
+                                        points=e["points"]),
+    "wildling_threat_advanced": _threat_advanced,
+    "wildling_threat_set": lambda e, nm: tr("The wildling threat goes from {old} to {new}.",
+                                            old=e["old"], new=e["new"]),
+    "winter_is_coming": lambda e, nm: tr("Winter is Coming: deck {deck} is shuffled and another "
+                                         "card drawn.", deck=e["deck"]),
 }
 """One sentence per event type (the rule is appended by :func:`event_line`)."""
 
@@ -368,8 +569,15 @@ def _generic(e: Event, nm: Names) -> str:
 
 def event_line(event: Event, names: Names) -> str:
     """One line for an event, ending with its rule: ``Stark moves 1 knight … (R5.3).``"""
-    line = LINES.get(event["type"], _generic)(event, names)
-    return f"{line[:-1] if line.endswith('.') else line} ({event['rule']})."
+    with names.speaking():
+        line = LINES.get(event["type"], _generic)(event, names)
+        return tr("{line} ({rule}).", line=line.removesuffix(".").removesuffix("。"),
+                  rule=event["rule"])
+
+
+def report_title(game_id: Any, round_: Any) -> str:
+    """The title of a round's report: ``Game demo — round 1``."""
+    return tr("Game {game} — round {round}", game=game_id, round=round_)
 
 
 # --- tables ----------------------------------------------------------------------------------
@@ -380,9 +588,13 @@ def _table(rows: list[list[Any]], headers: list[str], fmt: str, width: int | Non
 
 
 def _units_cell(side: Mapping[str, Any]) -> str:
-    parts = [f"{v['count']} {u if v['count'] == 1 else {'footman': 'footmen'}.get(u, u + 's')} "
-             f"× {v['strength']}" for u, v in side["units"].items()]
-    return (" + ".join(parts) or "no units") + f" = {side['units_strength']}"
+    if _speaker() is not None:
+        parts = [tr("{unit}×{count} (each {strength})", unit=unit(u), count=v["count"],
+                    strength=v["strength"]) for u, v in side["units"].items()]
+    else:
+        parts = [f"{v['count']} {u if v['count'] == 1 else {'footman': 'footmen'}.get(u, u + 's')} "
+                 f"× {v['strength']}" for u, v in side["units"].items()]
+    return (" + ".join(parts) or tr("no units")) + f" = {side['units_strength']}"
 
 
 def battle_table(event: Event, names: Names, fmt: str = "markdown",
@@ -391,58 +603,96 @@ def battle_table(event: Event, names: Names, fmt: str = "markdown",
     area, house card, Blade, total, and the tie-break when used — one column per side."""
     sides = event["sides"]
     roles = ("attacker", "defender")
-    rows: list[list[Any]] = [["units", *(_units_cell(sides[r]) for r in roles)]]
+    rows: list[list[Any]] = [[tr("units"), *(_units_cell(sides[r]) for r in roles)]]
     orders = []
     for r in roles:
         order = sides[r]["order"]
-        orders.append(f"{names.order(order['order'])}: {order['bonus']:+d}" if order else "none")
-    rows.append(["order", *orders])
+        orders.append(f"{names.order(order['order'])}: {order['bonus']:+d}" if order else tr("none"))
+    rows.append([tr("order"), *orders])
     supporters = [(s["area"], s["house"]) for r in roles for s in sides[r]["support"]]
     for area, owner in supporters:
         cells = []
         for r in roles:
             found = [s for s in sides[r]["support"] if s["area"] == area]
             cells.append(f"+{found[0]['strength']}" if found else "")
-        rows.append([f"support from {names.area(area)} ({house(owner)})", *cells])
-    rows.append(["house card", *(f"{names.card(sides[r]['card']['card'])}: "
-                                 f"+{sides[r]['card']['strength']}" for r in roles)])
-    rows.append(["Valyrian Steel Blade", *(("+1" if sides[r]["blade"] else "") for r in roles)])
-    rows.append(["total", *(sides[r]["total"] for r in roles)])
+        rows.append([tr("support from {area} ({house})", area=names.area(area), house=house(owner)),
+                     *cells])
+    rows.append([tr("house card"), *(f"{names.card(sides[r]['card']['card'])}: "
+                                     f"+{sides[r]['card']['strength']}" for r in roles)])
+    rows.append([tr("Valyrian Steel Blade"), *(("+1" if sides[r]["blade"] else "") for r in roles)])
+    rows.append([tr("total"), *(sides[r]["total"] for r in roles)])
     if event["decided_by"] == "fiefdoms_tie_break":
-        rows.append(["tie-break: Fiefdoms (R6.6)",
-                     *("higher, wins" if sides[r]["house"] == event["winner"] else "lower"
+        rows.append([tr("tie-break: Fiefdoms (R6.6)"),
+                     *(tr("higher, wins") if sides[r]["house"] == event["winner"] else tr("lower")
                        for r in roles)])
     elif event["decided_by"] == "last_unit_destroyed":
-        rows.append(["last fighting unit destroyed (R6.4)",
-                     *("loses at once" if sides[r]["house"] == event["loser"] else ""
+        rows.append([tr("last fighting unit destroyed (R6.4)"),
+                     *(tr("loses at once") if sides[r]["house"] == event["loser"] else ""
                        for r in roles)])
-    headers = ["", *(f"{r}: {house(sides[r]['house'])}" for r in roles)]
+    role = {"attacker": N_("attacker: {house}"), "defender": N_("defender: {house}")}
+    headers = ["", *(tr(role[r], house=house(sides[r]["house"])) for r in roles)]
     return _table(rows, headers, fmt, width)
 
 
 def _orders_table(event: Event, names: Names, fmt: str, width: int | None = None) -> str:
     rows = [[house(h), names.area(area), names.order(order)] for h, orders in event["orders"].items()
             for area, order in orders.items()]
-    return _table(rows, ["house", "area", "order"], fmt, width)
+    return _table(rows, [tr("house"), tr("area"), tr("order")], fmt, width)
 
 
 BOARD_COLUMNS = ("area", "controlled by", "units", "order", "power token", "neutral force")
+_COLUMN_NAMES = (N_("area"), N_("controlled by"), N_("units"), N_("order"), N_("power token"),
+                 N_("neutral force"))
 
 
 def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown",
                  width: int | None = None) -> str:
     """The board, the tracks and the houses after the run (public information only)."""
-    board = _table(area_rows(state, ruleset, BOARD_COLUMNS), list(BOARD_COLUMNS), fmt, width)
+    nm = _speaker() or Names(ruleset)
+    rows = area_rows(state, ruleset, BOARD_COLUMNS)
+    if nm.lang != "en":
+        rows = _board_rows(state, ruleset, nm)
+    board = _table(rows, [tr(c) for c in BOARD_COLUMNS], fmt, width)
     tracks = _table([[i + 1, *(house(state.tracks[t][i]) for t in TRACKS)]
                      for i in range(len(state.houses))],
-                    ["position", "Iron Throne", "Fiefdoms", "King's Court"], fmt, width)
+                    [tr("position"), *(tr(t) for t in _TRACK_HEADERS)], fmt, width)
     rows = [[house(h), state.houses[h].power, state.houses[h].supply, len(state.houses[h].hand),
-             ", ".join(Names(ruleset).card(c) for c in state.houses[h].discards)]
+             sep().join(nm.card(c) for c in state.houses[h].discards)]
             for h in state.order_of_play()]
-    hs = _table(rows, ["house", "power", "supply", "cards in hand", "discards"], fmt, width)
-    return "\n\n".join([_heading(3, "Board", fmt), board, _heading(3, "Tracks", fmt), tracks,
-                        f"Wildling threat: {state.wildling_threat}.", _heading(3, "Houses", fmt),
-                        hs]) + "\n"
+    hs = _table(rows, [tr("house"), tr("power"), tr("supply"), tr("cards in hand"), tr("discards")],
+                fmt, width)
+    return "\n\n".join([_heading(3, tr("Board"), fmt), board, _heading(3, tr("Tracks"), fmt),
+                        tracks, tr("Wildling threat: {threat}.", threat=state.wildling_threat),
+                        _heading(3, tr("Houses"), fmt), hs]) + "\n"
+
+
+_TRACK_HEADERS = (N_("Iron Throne"), N_("Fiefdoms"), N_("King's Court"))
+
+
+def _board_rows(state: GameState, ruleset: Ruleset, nm: Names) -> list[list[str]]:
+    """:func:`area_rows` with the glossary's names (a report not in English)."""
+    from agot_adjudicator.engine.board import controller
+
+    rows = []
+    for area_id in ruleset.area_ids:
+        here = state.area(area_id)
+        ctrl = controller(state, ruleset, area_id)
+        if here.is_empty() and ctrl is None:
+            continue
+        neutral = ""
+        if here.neutral_force is not None:
+            nf = here.neutral_force
+            neutral = f"{nf.strength}" + (f" ({house(nf.house)}: {units(nf.units)})" if nf.house
+                                          else "")
+        held = ""
+        if here.units:
+            held = f"{house(here.house)}: {units(here.units)}"
+            if here.routed:
+                held += tr(" ({units} routed)", units=units(here.routed))
+        rows.append([nm.area(area_id), house(ctrl) if ctrl else "", held,
+                     nm.order(here.order) if here.order else "",
+                     house(here.power_token) if here.power_token else "", neutral])
+    return rows
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -464,7 +714,7 @@ def _heading(level: int, text: str, fmt: str) -> str:
         return f"{text}\n{'=' * columns(text)}"
     if level == 2:
         return f"{text}\n{'-' * columns(text)}"
-    return f"{text}:"
+    return tr("{heading}:", heading=text)
 
 
 def wrap(text: str, width: int | None, indent: str = "  ") -> str:
@@ -483,39 +733,72 @@ def wrap(text: str, width: int | None, indent: str = "  ") -> str:
     lines: list[str] = []
     line = text[:head]
     for word in text[head:].split(" "):
-        prefix = line + (" " if line.strip() else "")
-        if line.strip() and columns(prefix + word) > width:
-            lines.append(line)
-            line = text[:head] + indent + word
-        else:
-            line = prefix + word if line.strip() else line + word
+        for k, piece in enumerate(_pieces(word)):
+            prefix = line + (("" if k else " ") if line.strip() else "")
+            if line.strip() and columns(prefix + piece) > width:
+                lines.append(line)
+                line = text[:head] + indent + piece
+            else:
+                line = prefix + piece if line.strip() else line + piece
     lines.append(line)
     return "\n".join(lines)
+
+
+_NO_LINE_START = frozenset("）」』】》〉，。、；：！？）)")
+_NO_LINE_END = frozenset("（「『【《〈")
+
+
+def _pieces(word: str) -> list[str]:
+    """Where a word may break: nowhere unless it holds wide (CJK) characters, which break
+    between any two of them, never before closing or after opening punctuation.
+
+    >>> _pieces("Winterfell"), _pieces("临冬城（R6.4）。")
+    (['Winterfell'], ['临', '冬', '城', '（R6.4）。'])
+    """
+    if all(columns(c) < 2 for c in word):
+        return [word]
+    pieces: list[str] = []
+    for c in word:
+        glue = bool(pieces) and (c in _NO_LINE_START or pieces[-1][-1] in _NO_LINE_END
+                                 or (columns(c) < 2 and columns(pieces[-1][-1]) < 2))
+        if glue:
+            pieces[-1] += c
+        else:
+            pieces.append(c)
+    return pieces
 
 
 def _item(text: str, fmt: str, width: int | None) -> str:
     return text if fmt == "markdown" else wrap(text, width)
 
 
+def card_text(effect: str | None) -> str:
+    """A house card's text in the current language (the packaged cards' texts are in the
+    catalogs; another ruleset's stay as written)."""
+    return "" if not effect else tr(effect) if _speaker() else effect
+
+
 def private_section(private: Private, state: GameState, ruleset: Ruleset,
                     pending: Sequence[PendingDecision], fmt: str,
                     width: int | None = None) -> str:
     """One house's own hand, bids and pending questions (``--private HOUSE``)."""
-    nm = Names(ruleset)
+    nm = _speaker() or Names(ruleset)
     h = private.house
-    out = [_heading(2, f"Private to {house(h)} — do not forward", fmt)]
+    out = [_heading(2, tr("Private to {house} — do not forward", house=house(h)), fmt)]
     hs = state.houses[h]
     rows = [[nm.card(c), ruleset.house_cards[c].strength, ruleset.house_cards[c].swords,
-             ruleset.house_cards[c].forts, ruleset.house_cards[c].effect or ""]
+             ruleset.house_cards[c].forts, card_text(ruleset.house_cards[c].effect)]
             for c in ruleset.cards_by_house[h] if c in hs.hand]
-    out += [_heading(3, "Hand", fmt), _table(rows, ["card", "strength", "swords", "forts", "text"],
-                                             fmt, width)]
+    out += [_heading(3, tr("Hand"), fmt),
+            _table(rows, [tr("card"), tr("strength"), tr("swords"), tr("forts"), tr("text")], fmt,
+                   width)]
     bids = dict(private.bids or {})
     if private.wildlings is not None:
         bids["wildlings"] = private.wildlings
-    out += [_heading(3, "Bids submitted", fmt),
-            _item(", ".join(f"{human(k)}: {v}" for k, v in bids.items()), fmt, width)
-            if bids else "none"]
+    out += [_heading(3, tr("Bids submitted"), fmt),
+            _item(sep().join(f"{about(k) if _speaker() else human(k)}: {v}"
+                             for k, v in bids.items()), fmt, width)
+            if bids else tr("none")]
     questions = []
     for p in pending:
         r = p.request
@@ -525,31 +808,43 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
                                + (" (asked ahead: you may leave it for when its turn comes)"
                                   if p.ahead else ""), fmt, width))
         if r.options:
-            questions.append(wrap(f"  options: {', '.join(json.dumps(o) for o in r.options)}",
-                                  None if fmt == "markdown" else width, "    "))
-        questions.append(_item(f"  default: {json.dumps(r.default)}", fmt, width))
-    out += [_heading(3, "Your pending questions", fmt), "\n".join(questions) or "none"]
+            questions.append(wrap("  " + tr("options: {options}", options=", ".join(
+                json.dumps(o) for o in r.options)), None if fmt == "markdown" else width, "    "))
+        questions.append(_item("  " + tr("default: {value}", value=json.dumps(r.default)), fmt,
+                               width))
+    out += [_heading(3, tr("Your pending questions"), fmt), "\n".join(questions) or tr("none")]
     return "\n\n".join(out) + "\n"
 
 
 def render_report(title: str, events: Sequence[Event], state: GameState, ruleset: Ruleset,
                   pending: Sequence[PendingDecision] = (), *, fmt: str = "markdown",
-                  private: Private | None = None, width: int | None = None) -> str:
+                  private: Private | None = None, width: int | None = None,
+                  lang: str = "en") -> str:
     """The report of a run: events by phase (battles with their tables), then the board —
     or, when the run stopped, the decisions pending (ids only); ``private`` appends one
     house's own section. ``width`` (text only): lines wrapped and tables fitted to that many
-    columns (the mail's 72)."""
+    columns (the mail's 72). ``lang``: ``en`` (the default), ``zh-Hans`` or ``zh-Hant``
+    (sentences from the catalogs, names from the glossary; ids, numbers and rule ids stay)."""
     if fmt not in FORMATS:
         raise ValueError(fmt)
-    nm = Names(ruleset)
+    translator(lang)  # an unknown language is refused here
+    with Names(ruleset, lang).speaking() as nm:
+        return _render_report(title, events, state, ruleset, pending, fmt=fmt, private=private,
+                              width=width, nm=nm)
+
+
+def _render_report(title: str, events: Sequence[Event], state: GameState, ruleset: Ruleset,
+                   pending: Sequence[PendingDecision], *, fmt: str, private: Private | None,
+                   width: int | None, nm: Names) -> str:
     code = "`" if fmt == "markdown" else ""
     out = [_heading(1, title, fmt)]
     phase = None
     for event in events:
         if (event["round"], event["phase"]) != phase:
             phase = (event["round"], event["phase"])
-            out.append("\n" + _heading(2, f"Round {event['round']} — "
-                                       f"{PHASE_TITLES.get(event['phase'], event['phase'])}",
+            out.append("\n" + _heading(2, tr("Round {round} — {phase}", round=event["round"],
+                                          phase=tr(PHASE_TITLES.get(event["phase"],
+                                                                    event["phase"]))),
                                        fmt) + "\n")
         out.append(_item(f"- {event_line(event, nm)}", fmt, width))
         if event["type"] == "orders_revealed":
@@ -557,17 +852,17 @@ def render_report(title: str, events: Sequence[Event], state: GameState, ruleset
         elif event["type"] == "battle":
             out.append("\n" + battle_table(event, nm, fmt, width) + "\n")
     if pending:
-        out.append("\n" + _heading(2, "Stopped: decisions pending", fmt) + "\n")
+        out.append("\n" + _heading(2, tr("Stopped: decisions pending"), fmt) + "\n")
         for p in pending:
             if p.ahead:  # a question asked ahead goes to its house only (RUL-P1-4, RUL-4.6-1)
                 continue
             out.append(_item(f"- {code}{p.request.id}{code} — {house(p.request.house)} "
                              f"({p.request.kind})", fmt, width))
-        out.append("\n" + wrap("Everything above happened; the rest of the round follows once "
-                                "these are answered.", None if fmt == "markdown" else width, "")
+        out.append("\n" + wrap(tr("Everything above happened; the rest of the round follows once "
+                                   "these are answered."), None if fmt == "markdown" else width, "")
                    + "\n")
     else:
-        out.append("\n" + _heading(2, "After the run", fmt) + "\n")
+        out.append("\n" + _heading(2, tr("After the run"), fmt) + "\n")
         out.append(board_tables(state, ruleset, fmt, width))
     if private is not None:
         out.append("\n" + private_section(private, state, ruleset, pending, fmt, width))
@@ -664,7 +959,7 @@ def answers_block(pending: Sequence[PendingDecision]) -> str:
         value = paste_value(p)
         example = p.request.example
         if example is not None and example != value:
-            lines.append(f"  # e.g. {_flow(example)}")
+            lines.append(f"  # {tr('e.g.')} {_flow(example)}")
         if value is None:  # written out: an empty value reads as a forgotten answer
             lines.append(f"  {p.request.id}: null")
             continue

@@ -147,7 +147,7 @@ NOW_PICTURE = "now.svg"
 def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
                    fmt: str = "markdown", private_house: str | None = None,
                    maker: str = MAKER, state_version: int = STATE_VERSION,
-                   now: bool = False) -> Outputs:
+                   now: bool = False, lang: str = "en") -> Outputs:
     """Render everything a run writes; the report ends with the hash-chain record.
 
     ``board``: also draw the board after a complete round (``agot map``) and the
@@ -158,12 +158,23 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
     format (markdown or text); ``private_house`` appends that house's hand, bids
     and pending questions to the report. ``maker`` and ``state_version``: the
     release named as writer and the state format version (replay passes a
-    record's own, to compare it with what this release writes).
+    record's own, to compare it with what this release writes). ``lang``: the report's
+    language (``en``, ``zh-Hans``, ``zh-Hant``; recorded in its record section when not
+    English, so that replay renders it again in it).
     """
-    from agot_adjudicator.render.report import Private, render_log, render_pending, render_report
+    from agot_adjudicator.render.report import (
+        Names,
+        Private,
+        render_log,
+        render_pending,
+        render_report,
+        report_title,
+        tr,
+    )
 
     result = run.result
-    title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
+    with Names(ruleset, lang).speaking():
+        title = report_title(result.state.game_id, run.state_doc.data["round"])
     private = None
     if private_house is not None:
         if private_house not in result.state.houses:
@@ -172,7 +183,7 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
         mine = run.inputs.of(private_house)
         private = Private(private_house, mine.bids, mine.wildlings)
     report = render_report(title, result.events, result.state, ruleset, result.pending, fmt=fmt,
-                           private=private)
+                           private=private, lang=lang)
     state = None
     pending = None
     picture = moves = None
@@ -184,10 +195,11 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
             picture = render_svg(result.state, ruleset, maker=maker)
             moves = render_round_svg(GameState.from_dict(run.state_doc.data), result.events, ruleset,
                                      maker)
-            report += (f"\n![The round as played]({MOVES_FILE})\n"
-                       f"\n![The board after the round]({BOARD_FILE})\n" if fmt == "markdown"
-                       else f"\nThe round as played: {MOVES_FILE}\n"
-                            f"The board after the round: {BOARD_FILE}\n")
+            with Names(ruleset, lang).speaking():
+                played, after = tr("The round as played"), tr("The board after the round")
+            report += (f"\n![{played}]({MOVES_FILE})\n\n![{after}]({BOARD_FILE})\n"
+                       if fmt == "markdown" else
+                       f"\n{played}: {MOVES_FILE}\n{after}: {BOARD_FILE}\n")
     else:
         pending = render_pending(result.pending)
     now_state = now_picture = None
@@ -200,34 +212,52 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
             # Orders on a stopped run's board are revealed (R4.5): drawn face up.
             now_picture = render_svg(result.state, ruleset, orders=True, maker=maker,
                                      provisional=True)
-    report += record_text(run, state, fmt, maker)
+    report += record_text(run, state, fmt, maker, lang, ruleset)
     return Outputs(state, report, render_log(result.events, maker), pending, picture, moves,
                    now_state, now_picture)
 
 
 def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown",
-                maker: str = MAKER) -> str:
+                maker: str = MAKER, lang: str = "en", ruleset: Ruleset | None = None) -> str:
     """The report's closing "Record" section: who wrote it, the ruleset moved on from (and
-    the rule changes), and the hashes that chain this round to the last."""
+    the rule changes), and the hashes that chain this round to the last; in a language other
+    than English, a ``language`` line (what replay renders the file in again)."""
+    from agot_adjudicator.render.report import Names
     from agot_adjudicator.render.report import file_name_text as named
 
+    if lang == "en" or ruleset is None:
+        return _record_lines(run, next_state, fmt, maker, named, lang)
+    with Names(ruleset, lang).speaking():
+        return _record_lines(run, next_state, fmt, maker, named, lang)
+
+
+def _record_lines(run: Adjudication, next_state: str | None, fmt: str, maker: str,
+                  named: Any, lang: str) -> str:
+    from agot_adjudicator.render.report import tr
+    from agot_adjudicator.render.tables import columns
+
     q = "`" if fmt == "markdown" else ""
-    lines = ["", "## Record" if fmt == "markdown" else "Record\n------", "",
-             f"- written by: {maker}"]
+    head = tr("Record")
+    lines = ["", f"## {head}" if fmt == "markdown" else f"{head}\n{'-' * columns(head)}", "",
+             tr("- written by: {maker}", maker=maker)]
+    if lang != "en":
+        lines.append(tr("- language: {lang}", lang=lang))
     if run.moved is not None:
         old, data = run.moved["from"], run.state_doc.data["ruleset"]
-        lines.append(f"- ruleset moved on from {old['name']} {q}{old['sha256']}{q} to "
-                     f"{data['name']} {q}{data['sha256']}{q} with this round; rule changes:")
-        lines.extend(f"  - {change}" for change in run.moved["changes"] or ["none"])
-    lines += [f"- state in: {q}{named(Path(run.state_doc.name).name)}{q} sha256 "
-              f"{q}{run.state_doc.sha256}{q}"]
+        lines.append(tr("- ruleset moved on from {old} {old_sha} to {new} {new_sha} with this "
+                        "round; rule changes:", old=old["name"], old_sha=f"{q}{old['sha256']}{q}",
+                        new=data["name"], new_sha=f"{q}{data['sha256']}{q}"))
+        lines.extend(f"  - {change}" for change in run.moved["changes"] or [tr("none")])
+    lines += [tr("- state in: {name} sha256 {sha}", name=f"{q}{named(Path(run.state_doc.name).name)}{q}",
+                 sha=f"{q}{run.state_doc.sha256}{q}")]
     for doc in sorted(run.docs, key=lambda d: (Path(d.name).name, d.sha256)):
-        lines.append(f"- submission: {q}{named(Path(doc.name).name)}{q} sha256 {q}{doc.sha256}{q}")
+        lines.append(tr("- submission: {name} sha256 {sha}", name=f"{q}{named(Path(doc.name).name)}{q}",
+                        sha=f"{q}{doc.sha256}{q}"))
     if next_state is not None:
         digest = hashlib.sha256(next_state.encode("utf-8")).hexdigest()
-        lines.append(f"- state out: sha256 {q}{digest}{q}")
+        lines.append(tr("- state out: sha256 {sha}", sha=f"{q}{digest}{q}"))
     else:
-        lines.append("- state out: none (stopped on pending decisions)")
+        lines.append(tr("- state out: none (stopped on pending decisions)"))
     return "\n".join(lines) + "\n"
 
 

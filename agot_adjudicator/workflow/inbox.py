@@ -45,7 +45,10 @@ from agot_adjudicator.io.writing import dump_yaml, write_atomic, write_bytes_ato
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.i18n import N_, language_of_tag
 from agot_adjudicator.render.receipt import echo_lines, receipt_text
+from agot_adjudicator.render.report import PHASE_TITLES, Names, speaker, tr
+from agot_adjudicator.render.report import house as house_name
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_docs
 
 MESSAGES = "messages"
@@ -292,8 +295,11 @@ def _process(game_dir: str, folder: Path, message: Message, board: _Board, playe
                   "left out;\nthe message itself is kept in the messages folder.")
         write_atomic(path, dump_yaml(check.data, header=header))
         stored = str(path.relative_to(Path(game_dir)))
-    receipt = _receipt(number, kept, digest, received, message, check, board, index, stored,
-                       replaced)
+    settings = players.houses.get(house) if house is not None else None
+    lang = language_of_tag(settings.language if settings is not None else None)
+    with Names(ruleset, lang).speaking():
+        receipt = _receipt(number, kept, digest, received, message, check, board, index, stored,
+                           replaced)
     receipt_file = f"{stem}.receipt.txt"
     write_atomic(folder / receipt_file, receipt)
     entry = {"n": number, "file": kept, "receipt": receipt_file, "sha256": digest,
@@ -312,48 +318,56 @@ def _process(game_dir: str, folder: Path, message: Message, board: _Board, playe
 def _receipt(number: int, kept: str | None, digest: str | None, received: datetime.datetime,
              message: Message, check: _Check, board: _Board, index: NameIndex,
              stored: str | None, replaced: bool) -> str:
+    """The receipt of one message, in the language of the current :class:`Names` (the
+    house's ``players.yaml`` language; English when the house is unknown)."""
     state = board.state
-    head = [f"agot inbox receipt {number}: message {kept or message.incoming.name}",
-            f"Received: {_iso(received)}"]
+    head = [tr("agot inbox receipt {number}: message {name}", number=number,
+               name=kept or message.incoming.name),
+            tr("Received: {when}", when=_iso(received))]
     if digest:
         head.append(f"SHA-256: {digest}")
     if message.sender:
-        head.append(f"From: {message.sender}")
+        head.append(tr("From: {sender}", sender=message.sender))
     if message.subject:
-        head.append(f"Subject: {message.subject}")
-    verdicts = {"accepted": "ACCEPTED", "invalid": "NOT ACCEPTED (invalid)",
-                "refused": "REFUSED", "malformed": "NOT ACCEPTED (malformed)"}
-    verdict = f"Verdict: {verdicts[check.verdict]}"
+        head.append(tr("Subject: {subject}", subject=message.subject))
+    verdicts = {"accepted": N_("ACCEPTED"), "invalid": N_("NOT ACCEPTED (invalid)"),
+                "refused": N_("REFUSED"), "malformed": N_("NOT ACCEPTED (malformed)")}
+    verdict = tr("Verdict: {verdict}", verdict=tr(verdicts[check.verdict]))
     if stored:
-        verdict += f": stored as {stored}" + (", replacing the house's earlier submission"
-                                              if replaced else "")
+        verdict += tr(": stored as {path}", path=stored) + (
+            tr(", replacing the house's earlier submission") if replaced else "")
     elif check.verdict != "accepted":
-        verdict += ": nothing stored" + (" (the house's earlier submission, if any, still "
-                                          "counts)" if check.verdict == "invalid" else "")
+        verdict += tr(": nothing stored") + (tr(" (the house's earlier submission, if any, still "
+                                                "counts)") if check.verdict == "invalid" else "")
     head.append(verdict)
-    sections: list[tuple[str, list[str]]] = [("Why:", check.reasons),
-                                             ("Problems:", [str(p) for p in check.problems])]
+    sections: list[tuple[str, list[str]]] = [(tr("Why:"), check.reasons),
+                                             (tr("Problems:"), [str(p) for p in check.problems])]
     if check.verdict == "refused" or check.data is None:
         return receipt_text(head, sections)  # to the sender only: nothing of the game's state
     house = check.house
-    head.insert(len(head) - 1, f"Game: {state.game_id}, round {state.round}, {state.phase} phase"
-                + (" (stopped on pending decisions)" if board.rd.pending.is_file() else ""))
-    sections.insert(0, (f"Your submission ({house}), in words:",
-                        echo_lines(check.data, index) or ["nothing (no orders, bids, plans "
-                                                          "or answers)"]))
-    sections.insert(1, ("Names turned into ids:",
+    chinese = speaker() is not None
+    who = house_name(house) if chinese else house
+    phase = tr(PHASE_TITLES.get(state.phase, state.phase)) if chinese else state.phase
+    head.insert(len(head) - 1, tr("Game: {game}, round {round}, {phase} phase", game=state.game_id,
+                                  round=state.round, phase=phase)
+                + (tr(" (stopped on pending decisions)") if board.rd.pending.is_file() else ""))
+    sections.insert(0, (tr("Your submission ({house}), in words:", house=who),
+                        echo_lines(check.data, index) or [tr("nothing (no orders, bids, plans "
+                                                             "or answers)")]))
+    sections.insert(1, (tr("Names turned into ids:"),
                         [f"{r.written} -> {r.id}" for r in check.renamed]))
     if check.verdict == "accepted":
-        sections.append(("Check (agot validate on the board as it stands):",
-                         ["ok"] + [f"warning: {w}" for w in check.warnings]))
+        sections.append((tr("Check (agot validate on the board as it stands):"),
+                         [tr("ok")] + [tr("warning: {warning}", warning=w)
+                                       for w in check.warnings]))
     given = check.data if check.verdict == "accepted" else {}
     asked = _pending_for(board.rd, str(house), set(given.get("answers") or {}), set(given))
     if state.phase == "planning" and not board.rd.pending.is_file() and not (
             check.verdict == "accepted" and "orders" in check.data) and not _has_orders(
             board.rd, str(house), stored):
-        asked.insert(0, f"orders for round {state.round} (planning phase)")
-    sections.append((f"Still asked of {house}:", asked or ["nothing for now"]))
-    sections.append(("Notes:", check.notes))
+        asked.insert(0, tr("orders for round {round} (planning phase)", round=state.round))
+    sections.append((tr("Still asked of {house}:", house=who), asked or [tr("nothing for now")]))
+    sections.append((tr("Notes:"), check.notes))
     return receipt_text(head, sections)
 
 

@@ -25,13 +25,17 @@ from agot_adjudicator.render.mail import (
     message_id,
 )
 from agot_adjudicator.render.report import (
+    Names,
     Private,
     answers_block,
     house,
     private_section,
     render_report,
+    report_title,
+    tr,
     wrap,
 )
+from agot_adjudicator.render.tables import columns
 from agot_adjudicator.workflow.adjudicate import (
     BOARD_FILE,
     MOVES_FILE,
@@ -42,24 +46,32 @@ from agot_adjudicator.workflow.adjudicate import (
 )
 
 
-def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = MAKER) -> str:
-    """The public report as plain text wrapped at :data:`WIDTH` columns (``mail/report.txt``)."""
+def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = MAKER,
+                lang: str = "en") -> str:
+    """The public report as plain text wrapped at :data:`WIDTH` columns (``mail/report.txt``),
+    in ``lang``."""
     result = run.result
-    title = f"Game {result.state.game_id} — round {run.state_doc.data['round']}"
-    text = render_report(title, result.events, result.state, ruleset, result.pending,
-                         fmt="text", width=WIDTH)
-    if out.state is not None and out.board is not None:
-        text += (f"\nThe round as played: {MOVES_FILE}\n"
-                 f"The board after the round: {BOARD_FILE}\n")
-    elif out.now_picture is not None:
-        text += f"\nThe board as it stands: {NOW_PICTURE}\n"
-    record = record_text(run, out.state, "text", maker)
+    with Names(ruleset, lang).speaking():
+        title = report_title(result.state.game_id, run.state_doc.data["round"])
+        text = render_report(title, result.events, result.state, ruleset, result.pending,
+                             fmt="text", width=WIDTH, lang=lang)
+        if out.state is not None and out.board is not None:
+            text += (f"\n{tr('The round as played')}: {MOVES_FILE}\n"
+                     f"{tr('The board after the round')}: {BOARD_FILE}\n")
+        elif out.now_picture is not None:
+            text += f"\n{tr('The board as it stands')}: {NOW_PICTURE}\n"
+    record = record_text(run, out.state, "text", maker, lang, ruleset)
     return text + "\n".join(wrap(line, WIDTH, "    ") for line in record.split("\n"))
 
 
-def private_text(run: Adjudication, ruleset: Ruleset, house_id: str) -> str:
+def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str = "en") -> str:
     """One house's private part of its message: hand, bids, its own pending decisions and
-    its own ``answers:`` block (RUL-P2-1 defaults)."""
+    its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``."""
+    with Names(ruleset, lang).speaking():
+        return _private_text(run, ruleset, house_id)
+
+
+def _private_text(run: Adjudication, ruleset: Ruleset, house_id: str) -> str:
     result = run.result
     mine = run.inputs.of(house_id)
     section = private_section(Private(house_id, mine.bids, mine.wildlings), result.state,
@@ -67,13 +79,13 @@ def private_text(run: Adjudication, ruleset: Ruleset, house_id: str) -> str:
     own = [p for p in result.pending if p.request.house == house_id]
     if not own:
         return section
-    head = "Your answers"
-    intro = wrap("Paste this block into your reply (with your house's submission) and edit "
-                 "it: each value is the documented default, a no-op where one exists.",
+    head = tr("Your answers")
+    intro = wrap(tr("Paste this block into your reply (with your house's submission) and edit "
+                    "it: each value is the documented default, a no-op where one exists."),
                  WIDTH, "")
     block = "\n".join(wrap(line, WIDTH, "#   ") if line.lstrip().startswith("#") else line
                       for line in answers_block(own).split("\n"))
-    return f"{section}\n{head}\n{'-' * len(head)}\n\n{intro}\n\n{block}"
+    return f"{section}\n{head}\n{'-' * columns(head)}\n\n{intro}\n\n{block}"
 
 
 def attachment(out: Outputs) -> tuple[str, str] | None:
@@ -84,33 +96,46 @@ def attachment(out: Outputs) -> tuple[str, str] | None:
     return (NOW_PICTURE, out.now_picture) if out.now_picture is not None else None
 
 
-def subject(run: Adjudication, house_id: str) -> str:
+def subject(run: Adjudication, house_id: str, ruleset: Ruleset | None = None,
+            lang: str = "en") -> str:
     """``agot GAME: round N report (House)``, or at a stop whether the house owes answers."""
+    if ruleset is not None and lang != "en":
+        with Names(ruleset, lang).speaking():
+            return subject(run, house_id)
     result = run.result
-    head = f"agot {result.state.game_id}: round {run.state_doc.data['round']}"
+    fields = dict(game=result.state.game_id, round=run.state_doc.data["round"],
+                  house=house(house_id))
     if not result.pending:
-        return f"{head} report ({house(house_id)})"
+        return tr("agot {game}: round {round} report ({house})", **fields)
     if any(p.request.house == house_id for p in result.pending):
-        return f"{head} stopped, your answers needed ({house(house_id)})"
-    return f"{head} stopped, waiting for other houses ({house(house_id)})"
+        return tr("agot {game}: round {round} stopped, your answers needed ({house})", **fields)
+    return tr("agot {game}: round {round} stopped, waiting for other houses ({house})", **fields)
 
 
 def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: str,
-               addresses: Mapping[str, str | None], maker: str = MAKER,
+               addresses: Mapping[str, str | None], maker: str = MAKER, lang: str = "en",
+               languages: Mapping[str, str] | None = None,
                wanted: Callable[[str], bool] | None = None) -> dict[str, str]:
     """The round's mail folder: ``{"mail/report.txt": …, "mail/HOUSE.txt": …,
     "mail/HOUSE.eml": …}`` for every house in play; ``addresses``: the ``To`` of each house
-    (``players.yaml``; replay passes the recorded ones); ``wanted``: make only the ``.eml``
+    (``players.yaml``; replay passes the recorded ones). ``lang``: the language of
+    ``report.txt`` (the game's); ``languages``: each house's (``players.yaml``; replay passes
+    the recorded ones), ``lang`` for a house without one; ``wanted``: make only the ``.eml``
     files it accepts (replay: those recorded)."""
-    public = public_text(run, ruleset, out, maker)
+    public = public_text(run, ruleset, out, maker, lang)
     files = {f"{MAIL_DIR}/{PUBLIC_TEXT}": public}
+    publics = {lang: public}
     picture = attachment(out)
     state = run.result.state
     for h in state.order_of_play():
-        body = f"{public}\n{private_text(run, ruleset, h)}"
+        mine = (languages or {}).get(h) or lang
+        if mine not in publics:
+            publics[mine] = public_text(run, ruleset, out, maker, mine)
+        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine)}"
         if picture is not None:
-            body += f"\nAttached: {picture[0]}.\n"
-        title = subject(run, h)
+            with Names(ruleset, mine).speaking():
+                body += tr("\nAttached: {file}.\n", file=picture[0])
+        title = subject(run, h, ruleset, mine)
         digest = content_digest(title, body, picture)
         files[f"{MAIL_DIR}/{h}.txt"] = body
         if wanted is not None and not wanted(f"{MAIL_DIR}/{h}.eml"):

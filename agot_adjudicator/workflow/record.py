@@ -18,6 +18,7 @@ from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.rulesets import keep_ruleset
 from agot_adjudicator.io.safefile import escaping_links
 from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.render.i18n import language_of_tag
 from agot_adjudicator.workflow.adjudicate import (
     BOARD_FILE,
     MOVES_FILE,
@@ -74,11 +75,14 @@ class GameRun:
 
 
 def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
-                   defaults: bool = False, moved_from: Ruleset | None = None) -> GameRun:
+                   defaults: bool = False, moved_from: Ruleset | None = None,
+                   lang: str = "en") -> GameRun:
     """Under the lock: finish an interrupted commit (and stop there), or adjudicate the
     current round and commit all its outputs at once. With ``moved_from`` the game moves on
     from that ruleset to ``ruleset`` with this round; a completed round then also keeps a copy
-    of ``ruleset`` in ``GAME/rulesets/``."""
+    of ``ruleset`` in ``GAME/rulesets/``. ``lang``: the language of report.md and
+    mail/report.txt (recorded in them when not English); each house's mail is in its
+    ``players.yaml`` language, else ``lang``."""
     if not Path(game_dir).is_dir():
         round_dirs(game_dir)  # the usual "not a game directory" error
     with game_lock(game_dir):
@@ -94,12 +98,15 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
         problems = escaping_links([rd.state, *rd.orders()], game_dir)
         if problems:
             raise InputError(problems)
-        addresses = {h: s.address for h, s in read_players(game_dir).houses.items()}
+        players = read_players(game_dir).houses
+        addresses = {h: s.address for h, s in players.items()}
+        languages = {h: language_of_tag(s.language) for h, s in players.items() if s.language}
         game = adjudicate_game(game_dir, ruleset, nmr, defaults, moved_from)
-        out = render_outputs(game.run, ruleset, board=True)
+        out = render_outputs(game.run, ruleset, board=True, lang=lang)
         files = {rd.report.name: out.report, rd.log.name: out.log}
         # Mail out (docs/formats.md, Mail): replaced by every run of the round.
-        files.update(mail_files(game.run, ruleset, out, rd.name, addresses))
+        files.update(mail_files(game.run, ruleset, out, rd.name, addresses, lang=lang,
+                                languages=languages))
         if out.state is None:
             assert out.pending is not None and out.now is not None
             files[rd.pending.name] = out.pending

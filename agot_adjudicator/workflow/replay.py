@@ -40,6 +40,7 @@ from agot_adjudicator.io.validation import provisional_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
+from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
@@ -245,7 +246,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
-    out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version)
+    lang = recorded_language(read_recorded(rd.report)[0]) if present(rd.report) else "en"
+    out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version, lang=lang)
     if following is None or not present(following.state):
         if out.state is None:
             check.status = PENDING
@@ -317,7 +319,7 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
     """A completed round's mail folder (docs/formats.md, *Mail*): each file present is what
     this release writes, byte for byte (each ``.eml`` with its recorded ``To``). Missing mail
     files are not a difference: they are copies made for sending (older releases wrote none)."""
-    from agot_adjudicator.render.mail import MAIL_DIR
+    from agot_adjudicator.render.mail import MAIL_DIR, PUBLIC_TEXT
     from agot_adjudicator.workflow.mailout import mail_files
 
     folder = rd.path / MAIL_DIR
@@ -326,13 +328,21 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
     houses = run.result.state.order_of_play()
     addresses = {h: recorded_to(folder / f"{h}.eml") for h in houses
                  if present(folder / f"{h}.eml")}
-    recorded = mail_files(run, ruleset, out, rd.name, addresses, maker,
-                          wanted=lambda name: present(rd.path / name))
-    for name, expected in recorded.items():
+    lang = recorded_language(_recorded_text(folder / PUBLIC_TEXT))
+    languages = {h: recorded_language(_recorded_text(folder / f"{h}.txt")) for h in houses}
+    files = mail_files(run, ruleset, out, rd.name, addresses, maker, lang, languages,
+                       wanted=lambda name: present(rd.path / name))
+    for name, expected in files.items():
         path = rd.path / name
         if not present(path):
             continue
         _compare_file(check, path, expected, text=path.suffix == ".txt")
+
+
+def _recorded_text(path: Path) -> str | None:
+    """A recorded mail text, or None when it is missing or unreadable (then compared, and
+    reported, as any other file)."""
+    return read_recorded(path)[0] if present(path) else None
 
 
 def _compare_other_release(check: RoundCheck, outputs: tuple[tuple[Path, str | None], ...],

@@ -26,7 +26,9 @@ from agot_adjudicator.io.gamedir import BoardNow, board_now
 from agot_adjudicator.io.players import parse_deadline, read_players
 from agot_adjudicator.io.submissions import HouseSection, collect
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.render.report import file_name_text
+from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.render.report import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
+from agot_adjudicator.render.report import house as house_name
 from agot_adjudicator.workflow.present import load_board
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_files
 
@@ -65,9 +67,9 @@ PLAN_OF_KIND = {
 
 def _plain(value: Any) -> str:
     if value is None:
-        return "none"
+        return tr("none")
     if isinstance(value, list):
-        return ", ".join(_plain(v) for v in value) or "nothing"
+        return sep().join(_plain(v) for v in value) or tr("nothing")
     return str(value)
 
 
@@ -82,29 +84,31 @@ def default_words(kind: str, value: Any) -> str:
     >>> default_words("bid", 0)
     'bid 0'
     """
-    fixed = {"orders": "no orders", "raven": "keep the orders", "raid": "no raid target",
-             "march": "no move, no power token", "blade": "do not use the Blade",
-             "muster": "muster nothing",
-             "house_card": "the first card in hand in data order (strongest first)"}
+    fixed = {"orders": N_("no orders"), "raven": N_("keep the orders"),
+             "raid": N_("no raid target"), "march": N_("no move, no power token"),
+             "blade": N_("do not use the Blade"), "muster": N_("muster nothing"),
+             "house_card": N_("the first card in hand in data order (strongest first)")}
     if kind in fixed:
-        return fixed[kind]
+        return tr(fixed[kind])
+    v = _plain(value)
     if kind in ("raid_next", "march_next"):
-        return f"resolve {_plain(value)} next (the first candidate in fixed area order)"
+        return tr("resolve {value} next (the first candidate in fixed area order)", value=v)
     if kind == "support":
-        return "support no one" if value in (None, "none") else f"support {value}"
+        return (tr("support no one") if value in (None, "none")
+                else tr("support {house}", house=value))
     if kind in ("casualties", "retreat_losses", "supply_reduction", "wildling_losses"):
-        return f"lose the cheapest first ({_plain(value)})"
+        return tr("lose the cheapest first ({value})", value=v)
     if kind == "retreat":
-        return f"retreat to {_plain(value)} (the first offered area)"
+        return tr("retreat to {value} (the first offered area)", value=v)
     if kind == "card_choice":
-        return "decline" if value in (None, "none") else f"choose {_plain(value)}"
+        return tr("decline") if value in (None, "none") else tr("choose {value}", value=v)
     if kind == "bid":
-        return f"bid {_plain(value)}"
+        return tr("bid {value}", value=v)
     if kind == "tie_break":
-        return f"{_plain(value)} (the documented tie-break)"
+        return tr("{value} (the documented tie-break)", value=v)
     if kind == "wildling_reward":
-        return f"take {_plain(value)} (the discarded card with the highest printed strength)"
-    return f"the documented default ({kind}, docs/protocol.md P2)"
+        return tr("take {value} (the discarded card with the highest printed strength)", value=v)
+    return tr("the documented default ({kind}, docs/protocol.md P2)", kind=kind)
 
 
 @dataclass(frozen=True)
@@ -231,8 +235,10 @@ def _covering_source(section: HouseSection | None, entry: dict[str, Any]) -> Pat
     return None if source is None else Path(source.doc.name)
 
 
-def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime) -> GameStatus:
-    """The status of the current round of ``game_dir`` at time ``now`` (see the module doc)."""
+def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
+                lang: str = "en") -> GameStatus:
+    """The status of the current round of ``game_dir`` at time ``now`` (see the module doc);
+    ``lang``: the language of each default in words."""
     where = board_now(game_dir)
     board = load_board(where.path, ruleset, now=where)
     state = board.state
@@ -282,8 +288,9 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime) -> Game
                                    or received_at(source) > stopped_at):
             continue
         kind = str(entry.get("kind"))
-        status[house].owes.append(Owed(str(entry["id"]), kind,
-                                       default_words(kind, entry.get("default"))))
+        with Names(ruleset, lang).speaking():
+            words = default_words(kind, entry.get("default"))
+        status[house].owes.append(Owed(str(entry["id"]), kind, words))
     if deadline is not None and now > deadline:
         for h in status.values():
             h.late = bool(h.owes)
@@ -297,55 +304,77 @@ def status_json(status: GameStatus) -> str:
 
 
 def _file_line(f: FileStatus) -> str:
-    verdict = "valid" if f.valid else f"invalid ({f.problems} problem{'s' if f.problems != 1 else ''})"
+    if f.valid:
+        verdict = tr("valid")
+    elif f.problems == 1:
+        verdict = tr("invalid ({count} problem)", count=f.problems)
+    else:
+        verdict = tr("invalid ({count} problems)", count=f.problems)
     if f.warnings:
-        verdict += f", {f.warnings} warning{'s' if f.warnings != 1 else ''}"
-    return f"{f.name} received {iso(f.received)}, {verdict}"
+        verdict += (tr(", {count} warning", count=f.warnings) if f.warnings == 1 else
+                    tr(", {count} warnings", count=f.warnings))
+    return tr("{file} received {when}, {verdict}", file=f.name, when=iso(f.received),
+              verdict=verdict)
 
 
-def status_text(status: GameStatus) -> str:
-    """The status as plain text: the round header, then one block per house."""
+def status_text(status: GameStatus, ruleset: Ruleset | None = None, lang: str = "en") -> str:
+    """The status as plain text: the round header, then one block per house; ``lang``: its
+    language (with ``ruleset``, whose glossary names the houses)."""
+    if lang == "en" or ruleset is None:
+        return _status_text(status, lambda h: h)
+    with Names(ruleset, lang).speaking():
+        return _status_text(status, house_name)
+
+
+def _status_text(status: GameStatus, name: Any) -> str:
     s = status
-    head = f"{s.game}: round {s.round}, {s.phase} phase"
+    phase = tr(PHASE_TITLES.get(s.phase, s.phase)) if speaker() is not None else s.phase
+    head = tr("{game}: round {round}, {phase} phase", game=s.game, round=s.round, phase=phase)
     if s.stage == "ended":
-        return f"{s.game}: round {s.round}: the game has ended\nnothing is owed\n"
+        return tr("{game}: round {round}: the game has ended\nnothing is owed\n", game=s.game,
+                  round=s.round)
     elif s.stage == "stopped":
         kinds = {o.kind for h in s.houses for o in h.owes}
-        head += f": stopped on {s.pending} pending decision{'s' if s.pending != 1 else ''}"
+        head += (tr(": stopped on {count} pending decision", count=s.pending) if s.pending == 1
+                 else tr(": stopped on {count} pending decisions", count=s.pending))
         if "orders" in kinds:
-            head += " (waiting for orders)"
+            head += tr(" (waiting for orders)")
     elif s.stage == "waiting for orders":
-        head += ": waiting for orders (not run yet)"
+        head += tr(": waiting for orders (not run yet)")
     else:
-        head += f": not run yet (run `agot adjudicate --game {s.game}`)"
+        head += tr(": not run yet (run `agot adjudicate --game {game}`)", game=s.game)
     lines = [head]
     if s.deadline is not None:
-        lines.append(f"deadline: {iso(s.deadline)} (now {iso(s.now)}: "
-                     f"{'passed' if s.past_deadline else 'not yet'})")
+        lines.append(tr("deadline: {deadline} (now {now}: passed)", deadline=iso(s.deadline),
+                        now=iso(s.now)) if s.past_deadline else
+                     tr("deadline: {deadline} (now {now}: not yet)", deadline=iso(s.deadline),
+                        now=iso(s.now)))
     else:
-        lines.append("deadline: none set (GAME/players.yaml)")
+        lines.append(tr("deadline: none set (GAME/players.yaml)"))
     for h in s.houses:
         lines.append("")
-        mark = " — LATE" if h.late else ""
-        lines.append(f"{h.house}{mark}")
+        mark = tr(" — LATE") if h.late else ""
+        lines.append(f"{name(h.house)}{mark}")
         if h.files:
-            lines.extend(f"  sent: {_file_line(f)}" for f in h.files)
+            lines.extend(tr("  sent: {file}", file=_file_line(f)) for f in h.files)
         else:
-            lines.append("  sent: nothing")
+            lines.append(tr("  sent: nothing"))
         if not h.owes:
-            lines.append("  owes: nothing")
-        for what, label in (("orders", "orders"), ("bid", "bids"), ("decision", "decisions")):
+            lines.append(tr("  owes: nothing"))
+        for what, label in (("orders", N_("  owes orders: {ids}")), ("bid", N_("  owes bids: {ids}")),
+                            ("decision", N_("  owes decisions: {ids}"))):
             ids = [o.id for o in h.owes if o.what == what]
             if ids:
-                lines.append(f"  owes {label}: {', '.join(ids)}")
+                lines.append(tr(label, ids=", ".join(ids)))
         if h.late:
-            lines.append(f"  --nmr {h.house} would apply:")
+            lines.append(tr("  --nmr {house} would apply:", house=h.house))
             lines.extend(f"    {o.id}: {o.default}" for o in h.owes)
     if s.others:
         lines.append("")
-        lines.append("other files (the moderator's, or for no house in play)")
+        lines.append(tr("other files (the moderator's, or for no house in play)"))
         lines.extend(f"  {_file_line(f)}" for f in s.others)
     lines.append("")
-    owing = [h.house for h in s.houses if h.owes]
-    lines.append(f"owed by: {', '.join(owing)}" if owing else "nothing is owed")
+    owing = [name(h.house) for h in s.houses if h.owes]
+    lines.append(tr("owed by: {houses}", houses=sep().join(owing)) if owing
+                 else tr("nothing is owed"))
     return "\n".join(lines) + "\n"

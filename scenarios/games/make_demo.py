@@ -47,7 +47,7 @@ MAX_RUNS = 60
 
 
 def run_cli(*args: str) -> int:
-    result = CliRunner().invoke(agot, list(args))
+    result = CliRunner(env={"LC_ALL": "C.UTF-8"}).invoke(agot, list(args))  # English
     if result.exit_code not in (0, 3):
         raise SystemExit(f"agot {' '.join(args)} failed ({result.exit_code}):\n{result.output}")
     return result.exit_code
