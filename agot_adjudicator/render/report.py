@@ -805,7 +805,7 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
         if r.house != h:
             continue
         questions.append(_item(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else "")
-                               + (" (asked ahead: you may leave it for when its turn comes)"
+                               + (tr(" (asked ahead: you may leave it for when its turn comes)")
                                   if p.ahead else ""), fmt, width))
         if r.options:
             questions.append(wrap("  " + tr("options: {options}", options=", ".join(
