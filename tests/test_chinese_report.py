@@ -202,3 +202,17 @@ def test_a_receipt_is_in_the_language_of_the_house(runner, tmp_path):
     assert "Support in Lannisport" in en
     stored = (game / "round-01" / "orders" / "stark.yaml").read_text(encoding="utf-8")
     assert "winterfell: march_plus1" in stored
+
+
+def test_a_game_keeps_its_language_whatever_the_locale(runner, tmp_path):
+    """The next round of a game played in Chinese is reported in Chinese under an English
+    locale (the language of the last report); --lang still decides when given."""
+    game = _game(tmp_path)
+    assert runner.invoke(main, ["adjudicate", "--game", str(game), "--lang", "zh-Hans"]).exit_code == 0
+    nxt = runner.invoke(main, ["adjudicate", "--game", str(game)], env={"LANG": "en_US.UTF-8"})
+    assert nxt.exit_code == 3, nxt.output  # round 2 waits for orders
+    assert recorded_language((game / "round-02" / "report.md").read_text(encoding="utf-8")) == "zh-Hans"
+    told = runner.invoke(main, ["adjudicate", "--game", str(game), "--lang", "en"])
+    assert told.exit_code == 3
+    assert recorded_language((game / "round-02" / "report.md").read_text(encoding="utf-8")) == "en"
+    assert runner.invoke(main, ["replay", str(game)]).exit_code == 0

@@ -719,7 +719,8 @@ def ruleset_keep(ctx: click.Context, game_dir: str) -> None:
               help="The language of the report and mail: English, simplified or traditional "
                    "Chinese (default: from LC_ALL, LC_MESSAGES or LANG: zh_CN → zh-Hans, "
                    "zh_TW/zh_HK → zh-Hant, else en). With --game it is recorded in the "
-                   "report; each house's mail is in its players.yaml language.")
+                   "report, and a game keeps the language of its last report unless --lang "
+                   "says otherwise; each house's mail is in its players.yaml language.")
 @click.pass_context
 @handle_errors
 def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
@@ -737,6 +738,10 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
 
     from agot_adjudicator.render.i18n import language_from_env
 
+    if lang is None and game_dir is not None:
+        from agot_adjudicator.workflow.record import game_language
+
+        lang = game_language(game_dir)
     lang = lang or language_from_env(os.environ)
     if private_house is not None and game_dir:
         raise UsageError("--private HOUSE: with --game DIR every run writes each house's "

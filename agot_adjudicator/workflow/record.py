@@ -127,3 +127,20 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
             keep_ruleset(ruleset, game_dir)  # before the commit: the next state names it
         commit_round(game_dir, commit)
         return GameRun(game=game, outputs=out)
+
+
+def game_language(game_dir: str) -> str | None:
+    """The language of a game's last written report (the current round's, from a stopped run,
+    else the previous round's), so that a game keeps its language from round to round whatever
+    the moderator's locale; None for a game with no report yet (docs/formats.md, *Languages*)."""
+    from agot_adjudicator.render.i18n import recorded_language
+
+    rounds = round_dirs(game_dir)
+    for rd in reversed(rounds[-2:]):
+        path = rd.report
+        if path.is_file() and not path.is_symlink():
+            try:
+                return recorded_language(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                return None
+    return None
