@@ -39,7 +39,7 @@ from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.i18n import N_, translator
 from agot_adjudicator.render.tables import columns, table
-from agot_adjudicator.render.views import area_rows, units_text
+from agot_adjudicator.render.views import AreaLabels, area_rows, units_text
 
 PHASE_TITLES = {"westeros": N_("Westeros phase"), "planning": N_("Planning phase"),
                 "action": N_("Action phase"), "ended": N_("End of the game")}
@@ -649,9 +649,8 @@ def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown",
                  width: int | None = None) -> str:
     """The board, the tracks and the houses after the run (public information only)."""
     nm = _speaker() or Names(ruleset)
-    rows = area_rows(state, ruleset, BOARD_COLUMNS)
-    if nm.lang != "en":
-        rows = _board_rows(state, ruleset, nm)
+    rows = area_rows(state, ruleset, BOARD_COLUMNS,
+                     None if nm.lang == "en" else _board_labels(nm))
     board = _table(rows, [tr(c) for c in BOARD_COLUMNS], fmt, width)
     tracks = _table([[i + 1, *(house(state.tracks[t][i]) for t in TRACKS)]
                      for i in range(len(state.houses))],
@@ -669,30 +668,11 @@ def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown",
 _TRACK_HEADERS = (N_("Iron Throne"), N_("Fiefdoms"), N_("King's Court"))
 
 
-def _board_rows(state: GameState, ruleset: Ruleset, nm: Names) -> list[list[str]]:
+def _board_labels(nm: Names) -> AreaLabels:
     """:func:`area_rows` with the glossary's names (a report not in English)."""
-    from agot_adjudicator.engine.board import controller
-
-    rows = []
-    for area_id in ruleset.area_ids:
-        here = state.area(area_id)
-        ctrl = controller(state, ruleset, area_id)
-        if here.is_empty() and ctrl is None:
-            continue
-        neutral = ""
-        if here.neutral_force is not None:
-            nf = here.neutral_force
-            neutral = f"{nf.strength}" + (f" ({house(nf.house)}: {units(nf.units)})" if nf.house
-                                          else "")
-        held = ""
-        if here.units:
-            held = f"{house(here.house)}: {units(here.units)}"
-            if here.routed:
-                held += tr(" ({units} routed)", units=units(here.routed))
-        rows.append([nm.area(area_id), house(ctrl) if ctrl else "", held,
-                     nm.order(here.order) if here.order else "",
-                     house(here.power_token) if here.power_token else "", neutral])
-    return rows
+    return AreaLabels(area=nm.area, house=house, order=nm.order,
+                      units=lambda held, routed: units(held) + (
+                          tr(" ({units} routed)", units=units(routed)) if routed else ""))
 
 
 # --- the report ------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
@@ -33,9 +34,23 @@ AREA_COLUMNS = ("area", "kind", "castle", "controlled by", "units", "order", "po
 """Every column :func:`area_rows` can build."""
 
 
-def area_rows(state: GameState, ruleset: Ruleset, columns: Sequence[str]) -> list[list[str]]:
+@dataclass(frozen=True)
+class AreaLabels:
+    """How :func:`area_rows` writes its cells: ids and the ruleset's English names (``agot
+    show``, an English report); a report in another language passes its own names."""
+
+    area: Callable[[str], str]
+    house: Callable[[str], str] = str
+    order: Callable[[str], str] = str
+    units: Callable[[list[str], list[str] | None], str] = units_text
+
+
+def area_rows(state: GameState, ruleset: Ruleset, columns: Sequence[str],
+              labels: AreaLabels | None = None) -> list[list[str]]:
     """One row per area that holds anything or is controlled, in area order, with ``columns``
-    (a selection of :data:`AREA_COLUMNS`); shared by ``agot show`` and the report."""
+    (a selection of :data:`AREA_COLUMNS`); shared by ``agot show`` and the report (``labels``:
+    the names to write, :class:`AreaLabels`)."""
+    lb = labels or AreaLabels(area=lambda a: ruleset.areas[a].name)
     rows = []
     for area_id in ruleset.area_ids:
         here = state.area(area_id)
@@ -46,12 +61,14 @@ def area_rows(state: GameState, ruleset: Ruleset, columns: Sequence[str]) -> lis
         neutral = ""
         if here.neutral_force is not None:
             nf = here.neutral_force
-            neutral = f"{nf.strength}" + (f" ({nf.house}: {units_text(nf.units)})" if nf.house
-                                          else "")
-        cells = {"area": area.name, "kind": area.kind, "castle": area.castle or "",
-                 "controlled by": ctrl or "",
-                 "units": f"{here.house}: {units_text(here.units, here.routed)}" if here.units else "",
-                 "order": here.order or "", "power token": here.power_token or "",
+            neutral = f"{nf.strength}" + (f" ({lb.house(nf.house)}: {lb.units(nf.units, None)})"
+                                          if nf.house else "")
+        cells = {"area": lb.area(area_id), "kind": area.kind, "castle": area.castle or "",
+                 "controlled by": lb.house(ctrl) if ctrl else "",
+                 "units": (f"{lb.house(str(here.house))}: {lb.units(here.units, here.routed)}"
+                           if here.units else ""),
+                 "order": lb.order(here.order) if here.order else "",
+                 "power token": lb.house(here.power_token) if here.power_token else "",
                  "neutral force": neutral}
         rows.append([cells[c] for c in columns])
     return rows
