@@ -504,16 +504,15 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
     apply. Public: ids and kinds only. Exit 0 when nothing is owed, 3 when
     something is.
     """
-    import datetime
 
+    from agot_adjudicator.io.clock import now_utc, parse_utc
     from agot_adjudicator.io.gamedir import board_now
-    from agot_adjudicator.io.players import parse_deadline
     from agot_adjudicator.workflow.status import game_status, status_json, status_text
 
     if now_text is None:
-        now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+        now = now_utc()
     else:
-        parsed = parse_deadline(now_text)
+        parsed = parse_utc(now_text)
         if parsed is None:
             raise click.BadParameter(f"'{escaped(now_text, 80)}': expected an ISO 8601 time "
                                      "such as 2026-12-03T18:00:00Z", param_hint="--now")
@@ -921,22 +920,16 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     round-NN/orders/HOUSE.yaml (the latest accepted message of a house counts).
     Exit 0 when every message is accepted, 1 when one is not.
     """
-    import datetime
     import os
 
+    from agot_adjudicator.io.clock import now_utc, parse_utc
     from agot_adjudicator.workflow.inbox import receive
 
     when_text = received or os.environ.get("AGOT_RECEIVED")
-    if when_text:
-        try:
-            when = datetime.datetime.fromisoformat(when_text.replace("Z", "+00:00"))
-        except ValueError:
-            raise click.BadParameter(f"'{escaped(when_text, 60)}' is not an ISO 8601 time",
-                                     param_hint="--received") from None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=datetime.UTC)
-    else:
-        when = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    when = parse_utc(when_text) if when_text else now_utc()
+    if when is None:
+        raise click.BadParameter(f"'{escaped(when_text or '', 60)}' is not an ISO 8601 time",
+                                 param_hint="--received")
     stdin = sys.stdin.buffer.read() if "-" in messages else None
     from agot_adjudicator.io.gamedir import current_round
 

@@ -10,7 +10,6 @@ hash is kept, compared with :func:`hmac.compare_digest` (docs/protocol.md P8).
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import hmac
 import secrets
@@ -114,20 +113,3 @@ def secret_matches(settings: HouseSettings, secret: str) -> bool:
         return False
     given = secret_sha256(settings.secret_salt, secret)
     return hmac.compare_digest(given.encode("ascii"), settings.secret_sha256.encode("ascii"))
-
-
-def parse_deadline(text: str) -> datetime.datetime | None:
-    """An ISO 8601 time as an aware UTC datetime (a time without zone is UTC); None if not one.
-
-    >>> parse_deadline("2026-12-03T18:00:00Z").isoformat()
-    '2026-12-03T18:00:00+00:00'
-    >>> parse_deadline("soon") is None
-    True
-    """
-    try:
-        when = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.UTC)
-    return when.astimezone(datetime.UTC)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError, Problem, UsageError
+from agot_adjudicator.io.clock import parse_utc, utc_text
 from agot_adjudicator.io.gamedir import RoundDir, board_now
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
@@ -92,10 +93,6 @@ def _board(game_dir: str) -> _Board:
     now = board_now(game_dir)
     doc = read_yaml(str(now.round.state))
     return _Board(now.round, doc, GameState.from_dict(doc.data), False)
-
-
-def _iso(when: datetime.datetime) -> str:
-    return when.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _next_number(folder: Path) -> int:
@@ -291,7 +288,7 @@ def _process(game_dir: str, folder: Path, message: Message, board: _Board, playe
         replaced = path.exists()
         header = (f"{house}'s submission for round {check.data.get('round')}, taken by agot "
                   f"inbox from\n{MESSAGES}/{kept} (sha256 {digest}),\nreceived "
-                  f"{_iso(received)}. Display names are turned into ids and the secret is "
+                  f"{utc_text(received)}. Display names are turned into ids and the secret is "
                   "left out;\nthe message itself is kept in the messages folder.")
         write_atomic(path, dump_yaml(check.data, header=header))
         stored = str(path.relative_to(Path(game_dir)))
@@ -303,8 +300,8 @@ def _process(game_dir: str, folder: Path, message: Message, board: _Board, playe
     receipt_file = f"{stem}.receipt.txt"
     write_atomic(folder / receipt_file, receipt)
     entry = {"n": number, "file": kept, "receipt": receipt_file, "sha256": digest,
-             "received": _iso(received), "source": message.incoming.name,
-             "from": message.sender, "date": _iso(message.date) if message.date else None,
+             "received": utc_text(received), "source": message.incoming.name,
+             "from": message.sender, "date": utc_text(message.date) if message.date else None,
              "message_id": message.message_id, "house": house, "verdict": check.verdict,
              "reason": "; ".join(check.reasons) or None, "forged": check.forged or None,
              "round": board.state.round, "stored": stored}
@@ -323,7 +320,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     state = board.state
     head = [tr("agot inbox receipt {number}: message {name}", number=number,
                name=kept or message.incoming.name),
-            tr("Received: {when}", when=_iso(received))]
+            tr("Received: {when}", when=utc_text(received))]
     if digest:
         head.append(f"SHA-256: {digest}")
     if message.sender:
@@ -408,9 +405,5 @@ def inbox_received(path: Path) -> datetime.datetime | None:
             continue
         if (isinstance(entry, dict) and entry.get("file") == found[1]
                 and entry.get("sha256") == found[2] and isinstance(entry.get("received"), str)):
-            try:
-                return datetime.datetime.strptime(entry["received"], "%Y-%m-%dT%H:%M:%SZ").replace(
-                    tzinfo=datetime.UTC)
-            except ValueError:
-                return None
+            return parse_utc(entry["received"])
     return None

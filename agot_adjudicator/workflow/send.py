@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import AgotError, ExitCode, UsageError
+from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.players import read_players
@@ -212,7 +213,7 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                         out.failed.append(h)
                         out.lines.append(f"not sent {h} to {address}: {exc}")
                         continue
-                    _record(sent_log, {"time": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    _record(sent_log, {"time": utc_text(now),
                                        "house": h, "to": address,
                                        "message_id": str(msg["Message-ID"])})
                     out.lines.append(f"sent {h} to {address} ({msg['Message-ID']})")

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError
+from agot_adjudicator.io.clock import parse_utc, utc_text
 from agot_adjudicator.io.gamedir import BoardNow, board_now
-from agot_adjudicator.io.players import parse_deadline, read_players
+from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.submissions import HouseSection, collect
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.i18n import N_
@@ -49,10 +50,8 @@ def received_at(path: Path) -> datetime.datetime:
 
 
 def iso(when: datetime.datetime | None) -> str | None:
-    """``2026-12-03T18:00:00Z``."""
-    if when is None:
-        return None
-    return when.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``2026-12-03T18:00:00Z`` (:func:`~agot_adjudicator.io.clock.utc_text`), None for none."""
+    return None if when is None else utc_text(when)
 
 
 PLAN_OF_KIND = {
@@ -244,7 +243,7 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
     state = board.state
     houses = state.order_of_play()
     players = read_players(game_dir)
-    deadline = parse_deadline(players.deadline) if players.deadline else None
+    deadline = parse_utc(players.deadline) if players.deadline else None
     entries, stopped_at = _pending_entries(where)
     files = where.round.orders()
     # The validate workflow, against the board as `agot validate --game` checks it (P4).
