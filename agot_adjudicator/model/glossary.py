@@ -18,11 +18,12 @@ within a kind each name, in any locale, belongs to one id. The intake kinds
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+from agot_adjudicator.model.naming import name_key
 
 LOCALES = ("en", "zh-Hans", "zh-Hant")
 """The glossary's locales: English (the ruleset's own names), simplified and traditional Chinese."""
@@ -37,21 +38,6 @@ SOURCES = ("rulebook", "rulebook-simplified", "novels", "summary", "agot")
 """Where a Chinese name comes from (docs/formats.md, The glossary): the locale's own rulebook
 translation; the simplified translation's term in traditional characters (zh-Hant only); the
 published translation of the novels; the community summaries; agot's own rendering."""
-
-_FOLD = str.maketrans({"−": "-", "–": "-", "—": "-", "‐": "-", "*": "★", "☆": "★"})
-_DROP = frozenset("·‧・•．.'’‘`´")
-"""Name separators (艾德·史塔克 = 艾德‧史塔克 = 艾德史塔克) and apostrophes (Kings Landing)."""
-
-
-def name_key(text: str) -> str:
-    """The form of a name that intake compares: NFKC (full-width → half-width), case-folded,
-    dashes and stars unified, without whitespace, apostrophes or name separators.
-
-    >>> name_key(" King’s  Landing "), name_key("ＭＡＲＣＨ　＋１"), name_key("艾德‧史塔克")
-    ('kingslanding', 'march+1', '艾德史塔克')
-    """
-    folded = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
-    return "".join(c for c in folded if not c.isspace() and c not in _DROP)
 
 
 @dataclass(frozen=True)
