@@ -55,6 +55,7 @@ from agot_adjudicator.workflow.present import (
     map_svg,
     new_game_text,
     template_text,
+    validation_board,
 )
 from agot_adjudicator.workflow.validate import check_output, load_state, validate_files
 
@@ -355,10 +356,7 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
     now = board_now(game_dir)
     if not files:
         files = [str(p) for p in now.round.orders()]
-    against = now.path
-    if board.provisional and board.state.phase == "action":
-        against = now.round.state
-        board = load_board(against, ruleset)
+    against, board = validation_board(now, board, ruleset)
     result = validate_files(str(against), files, ruleset, board=board.state)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)

@@ -30,7 +30,7 @@ from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.i18n import N_
 from agot_adjudicator.render.report import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
 from agot_adjudicator.render.report import house as house_name
-from agot_adjudicator.workflow.present import load_board
+from agot_adjudicator.workflow.present import load_board, validation_board
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_files
 
 
@@ -247,11 +247,8 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
     entries, stopped_at = _pending_entries(where)
     files = where.round.orders()
     # The validate workflow, against the board as `agot validate --game` checks it (P4).
-    against, checked = where.path, board.state
-    if board.provisional and state.phase == "action":
-        against = where.round.state
-        checked = load_board(against, ruleset).state
-    result = validate_files(str(against), [str(p) for p in files], ruleset, board=checked)
+    against, checked = validation_board(where, board, ruleset)
+    result = validate_files(str(against), [str(p) for p in files], ruleset, board=checked.state)
     by_file: dict[str, list[int]] = {str(p): [0, 0] for p in files}
     for problem in result.problems:
         by_file.setdefault(problem.file, [0, 0])[0] += 1
