@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agot_adjudicator.errors import MalformedInput
+from agot_adjudicator.errors import InputError, MalformedInput
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.writing import dump_yaml, write_atomic
@@ -54,8 +54,8 @@ def read_players(game_dir: str | Path) -> Players:
         doc = load_yaml(path, root=game_dir)
     except MalformedInput:
         raise
-    except Exception as exc:  # InputError: one kind here
-        raise MalformedInput(list(getattr(exc, "problems", []))) from None
+    except InputError as exc:  # unreadable or not YAML: malformed, as the schema's problems
+        raise MalformedInput(exc.problems) from None
     problems = schema_problems(doc, "players")
     if problems:
         raise MalformedInput(problems)
