@@ -18,12 +18,12 @@ within a kind each name, in any locale, belongs to one id. The intake kinds
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
-
-from agot_adjudicator.model.naming import name_key
 
 LOCALES = ("en", "zh-Hans", "zh-Hant")
 """The glossary's locales: English (the ruleset's own names), simplified and traditional Chinese."""
@@ -39,6 +39,31 @@ SOURCES = ("rulebook", "rulebook-simplified", "novels", "summary", "agot")
 translation; the simplified translation's term in traditional characters (zh-Hant only); the
 published translation of the novels; the community summaries; agot's own rendering."""
 
+
+_FOLD = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-",
+                       "*": "\u2605", "\u2606": "\u2605"})
+"""Dashes (a minus sign, an en dash...) and stars written for the order token's ★."""
+_DROP = re.compile("[\\s_'\u2018\u2019\u02bc\u00b4`\u00b7\u2027\u30fb\u2022\uff0e.]+")
+"""Whitespace, underscores, apostrophes (Storm's End) and name separators (艾德·史塔克 =
+艾德‧史塔克 = 艾德史塔克)."""
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+
+
+def name_key(text: str) -> str:
+    """The form in which two spellings of one name compare equal, for the English names and the
+    glossary's alike: Unicode NFKC (full-width → half-width), case-folded, dashes and stars
+    unified, whitespace, underscores, apostrophes, name separators and hyphens between letters
+    left out; a minus or plus before a digit is kept.
+
+    >>> [name_key(t) for t in ("Moat Cailin", "moat_cailin", "MOAT  cailin", "Storm’s End")]
+    ['moatcailin', 'moatcailin', 'moatcailin', 'stormsend']
+    >>> name_key("March -1"), name_key("march_minus1"), name_key("Lannis-port")
+    ('march-1', 'marchminus1', 'lannisport')
+    >>> name_key(" King’s  Landing "), name_key("ＭＡＲＣＨ　＋１"), name_key("艾德‧史塔克")
+    ('kingslanding', 'march+1', '艾德史塔克')
+    """
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
+    return _WORD_HYPHEN.sub("", _DROP.sub("", text))
 
 @dataclass(frozen=True)
 class Entry:

@@ -4,14 +4,13 @@ display names a player may write for ids (:func:`name_index`)."""
 from __future__ import annotations
 
 import difflib
-import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from agot_adjudicator.model.glossary import Glossary, name_key
+
 if TYPE_CHECKING:
-    from agot_adjudicator.model.glossary import Glossary
     from agot_adjudicator.model.ruleset import Ruleset
 
 
@@ -48,32 +47,6 @@ CATEGORIES = ("area", "order", "house", "card", "unit", "track")
 GLOSSARY_KIND = {"area": "area", "order": "order", "house": "house", "card": "house_card",
                  "unit": "unit", "track": "track"}
 """The glossary's kind of each category (:mod:`agot_adjudicator.model.glossary`)."""
-
-_FOLD = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-",
-                       "*": "\u2605", "\u2606": "\u2605"})
-"""Dashes (a minus sign, an en dash...) and stars written for the order token's ★."""
-_DROP = re.compile("[\\s_'\u2018\u2019\u02bc\u00b4`\u00b7\u2027\u30fb\u2022\uff0e.]+")
-"""Whitespace, underscores, apostrophes (Storm's End) and name separators (艾德·史塔克 =
-艾德‧史塔克 = 艾德史塔克)."""
-_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
-
-
-def name_key(text: str) -> str:
-    """The form in which two spellings of one name compare equal, for the English names and the
-    glossary's alike: Unicode NFKC (full-width → half-width), case-folded, dashes and stars
-    unified, whitespace, underscores, apostrophes, name separators and hyphens between letters
-    left out; a minus or plus before a digit is kept.
-
-    >>> [name_key(t) for t in ("Moat Cailin", "moat_cailin", "MOAT  cailin", "Storm’s End")]
-    ['moatcailin', 'moatcailin', 'moatcailin', 'stormsend']
-    >>> name_key("March -1"), name_key("march_minus1"), name_key("Lannis-port")
-    ('march-1', 'marchminus1', 'lannisport')
-    >>> name_key(" King’s  Landing "), name_key("ＭＡＲＣＨ　＋１"), name_key("艾德‧史塔克")
-    ('kingslanding', 'march+1', '艾德史塔克')
-    """
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
-    return _WORD_HYPHEN.sub("", _DROP.sub("", text))
-
 
 @dataclass
 class NameIndex:
