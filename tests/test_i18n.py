@@ -28,7 +28,7 @@ CHINESE = ("zh-Hans", "zh-Hant")
 
 
 def extracted() -> dict[str, str]:
-    """msgid → where it is: the first argument of every ``tr(...)`` and ``N_(...)`` call in the
+    """msgid → where it is: the first argument of every ``tr(...)``, ``N_(...)`` and ``Msg(...)`` call in the
     package that is a string literal (what xgettext -k tr -k N_ would extract)."""
     found: dict[str, str] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -38,7 +38,7 @@ def extracted() -> dict[str, str]:
             f = node.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
             arg = node.args[0]
-            if name in ("tr", "N_") and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            if name in ("tr", "N_", "Msg") and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 found.setdefault(arg.value, f"{path.relative_to(PACKAGE)}:{node.lineno}")
     for card_id, card in load_ruleset().house_cards.items():  # the packaged cards' texts
         if card.effect:
@@ -143,3 +143,20 @@ def test_english_is_the_source_and_unknown_languages_are_refused():
 ])
 def test_language_from_the_locale_environment(env, lang):
     assert language_from_env(env) == lang
+
+
+def test_msg_says_its_fields_in_the_reader_language():
+    """An engine sentence (Msg) is its f-string in English; in Chinese its template goes through
+    the catalog and its ids are named by field kind (houses, areas, orders, lists)."""
+    from agot_adjudicator.model.text import Msg
+    from agot_adjudicator.render.report import Names, say
+
+    ruleset = load_ruleset()
+    m = Msg("{who} has no effect: {reason}.", who=Msg("{card} ({house})", card="x", house="y"),
+            reason="declined")
+    assert m == "x (y) has no effect: declined." and say(m) == m
+    with Names(ruleset, "zh-Hans").speaking():
+        said = say(Msg("{house} takes {card} back into its hand.", house="stark",
+                       card="eddard_stark"))
+        assert said == "史塔克将艾德·史塔克收回手牌。", said
+        assert say("plain text") == "plain text"

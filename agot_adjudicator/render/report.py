@@ -37,6 +37,7 @@ from agot_adjudicator.engine.house_cards import EffectKind
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import FIELD_KINDS, Msg
 from agot_adjudicator.render.i18n import N_, translator
 from agot_adjudicator.render.tables import columns, table
 from agot_adjudicator.render.views import AreaLabels, area_rows, units_text
@@ -130,6 +131,35 @@ class Names:
 def _speaker() -> Names | None:
     speaker = _SPEAKER.get()
     return speaker if speaker is not None and speaker.lang != "en" else None
+
+
+def say(text: Any) -> str:
+    """A sentence built by the engine or a reader (:class:`~agot_adjudicator.model.text.Msg`)
+    in the current language: its template through the catalog and each field named by its kind
+    (:data:`~agot_adjudicator.model.text.FIELD_KINDS`), lists joined by :func:`sep`, nested
+    sentences said in turn. English, or a plain ``str``, is the text as it is."""
+    speaker = _speaker()
+    if speaker is None or not isinstance(text, Msg):
+        return str(text)
+    return tr(text.template, **{k: _field(speaker, k, v) for k, v in text.fields.items()})
+
+
+def _field(speaker: Names, name: str, value: Any) -> Any:
+    if isinstance(value, Msg):
+        return say(value)
+    if isinstance(value, (list, tuple)):
+        return sep().join(str(_field(speaker, name, v)) for v in value)
+    kind = FIELD_KINDS.get(name)
+    if kind is None or not isinstance(value, str):
+        return value
+    if kind == "area":
+        return speaker.area(value)
+    if kind == "house_card":
+        return speaker.card(value)
+    if kind == "order":
+        return speaker.order(value)
+    ids = speaker.ruleset.glossary.ids(kind)
+    return speaker.glossary(kind, value) if value in ids else value
 
 
 def speaker() -> Names | None:
