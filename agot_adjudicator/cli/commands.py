@@ -73,6 +73,26 @@ def _error(message: str) -> None:
         click.echo(f"error: {line}", err=True)
 
 
+def lang_option(more: str = "") -> Callable[[F], F]:
+    """``--lang en|zh-Hans|zh-Hant`` (issue 18): the language of what the command writes for
+    people; unset means the locale's (:func:`~agot_adjudicator.render.i18n.language_from_env`).
+    The command reads it as ``lang`` (``None`` when not given): :func:`chosen_language`."""
+    return click.option(
+        "--lang", "lang", type=click.Choice(["en", "zh-Hans", "zh-Hant"]),
+        help="The language of the text: English, simplified or traditional Chinese (default: "
+             "from LC_ALL, LC_MESSAGES or LANG: zh_CN → zh-Hans, zh_TW/zh_HK → zh-Hant, else "
+             "en)." + (" " + more if more else ""))
+
+
+def chosen_language(lang: str | None) -> str:
+    """``--lang`` when given, else the locale's language."""
+    import os
+
+    from agot_adjudicator.render.i18n import language_from_env
+
+    return lang or language_from_env(os.environ)
+
+
 def handle_errors(func: F) -> F:
     """The one place that turns exceptions into messages and exit codes (the mapping is each
     class's ``exit_code``, :mod:`agot_adjudicator.errors`)."""
@@ -487,9 +507,7 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) ->
 @click.option("--now", "now_text", metavar="ISO",
               help="The time to judge lateness at (ISO 8601, e.g. 2026-12-03T18:00:00Z; "
                    "default: the clock).")
-@click.option("--lang", "lang", type=click.Choice(["en", "zh-Hans", "zh-Hant"]),
-              help="The language of the text (default: from LC_ALL, LC_MESSAGES or LANG); "
-                   "--format json stays English.")
+@lang_option("--format json stays English.")
 @click.pass_context
 @handle_errors
 def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
@@ -712,12 +730,9 @@ def ruleset_keep(ctx: click.Context, game_dir: str) -> None:
 @click.option("--private", "private_house", metavar="HOUSE",
               help="Append HOUSE's own hand, bids and pending questions to the report "
                    "(send that report to HOUSE only).")
-@click.option("--lang", "lang", type=click.Choice(["en", "zh-Hans", "zh-Hant"]),
-              help="The language of the report and mail: English, simplified or traditional "
-                   "Chinese (default: from LC_ALL, LC_MESSAGES or LANG: zh_CN → zh-Hans, "
-                   "zh_TW/zh_HK → zh-Hant, else en). With --game it is recorded in the "
-                   "report, and a game keeps the language of its last report unless --lang "
-                   "says otherwise; each house's mail is in its players.yaml language.")
+@lang_option("With --game it is recorded in the report, and a game keeps the language of its "
+             "last report unless --lang says otherwise; each house's mail is in its "
+             "players.yaml language.")
 @click.pass_context
 @handle_errors
 def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
