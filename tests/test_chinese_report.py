@@ -5,13 +5,13 @@ replays byte for byte; each house's mail is in its players.yaml language."""
 from __future__ import annotations
 
 import itertools
-import re
 import shutil
 from email.parser import BytesParser
 from email.policy import default
 from pathlib import Path
 
 import pytest
+from english_scan import english_words as scan_words
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.render.i18n import recorded_language
@@ -21,19 +21,10 @@ from agot_adjudicator.workflow.mailout import mail_files
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "scenarios" / "games" / "demo"
 
-ALLOWED = re.compile(
-    r"R\d+(?:\.\d+)*|P\d+|RUL-[A-Z0-9]+-\d+"           # rule ids
-    r"|[0-9a-f]{64}"                                  # hashes
-    r"|[\w.-]+\.(?:yaml|svg|jsonl|md|txt)"            # file names
-    r"|agot/[\w.+-]+|agot [\w.+-]+"                    # the maker, a subject's head
-    r"|zh-Hans|zh-Hant|sha256|demo"                   # language codes, the hash's name, game id
-    r"|\b(?:I|II|III)\b")                             # Westeros deck numbers
-"""What a Chinese report may hold in ASCII letters: ids, rule ids, hashes, file names."""
-
 
 def english_words(text: str) -> list[str]:
-    """ASCII words (two letters or more) left after the allowed ids are taken out."""
-    return re.findall(r"[A-Za-z]{2,}", ALLOWED.sub(" ", text))
+    """ASCII words left in a Chinese report besides rule ids, hashes, file names and the game id."""
+    return scan_words(text, also=["demo"])
 
 
 def complete_rounds() -> list[Path]:

@@ -1015,20 +1015,49 @@ def players(ctx: click.Context, game_dir: str, addresses: tuple[str, ...],
 @click.argument("game_dir", metavar="GAME_DIR", type=click.Path(file_okay=False))
 @click.option("--custom-start", is_flag=True,
               help="Accept a round-01 state that `agot new` did not write (a variant setup).")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
+              help="Also write a copy of the record into this new (or empty) folder: states, "
+                   "submissions and logs as they are, every report, picture and mail written "
+                   "again in the --lang language. The copy replays.")
+@lang_option("Only with --output: the language of the copy's texts.")
 @click.pass_context
 @handle_errors
-def replay(ctx: click.Context, game_dir: str, custom_start: bool) -> None:
+def replay(ctx: click.Context, game_dir: str, custom_start: bool, out_dir: str | None,
+           lang: str | None) -> None:
     """Re-adjudicate every recorded round of GAME_DIR and check each next state byte for byte.
 
-    Exit 0 when the record is consistent, 4 when a round does not replay.
+    Exit 0 when the record is consistent, 4 when a round does not replay. With --output DIR
+    (and --lang), a consistent record is also copied into DIR with its texts in that
+    language; nothing is written when the record does not replay.
     """
     from agot_adjudicator.workflow.replay import render_replay, replay_game
 
+    if lang is not None and out_dir is None:
+        raise UsageError("--lang writes a copy of the record in that language: give --output DIR")
+    if out_dir is not None:
+        check_copy_output(game_dir, out_dir)
     ruleset = ruleset_of(ctx)
-    result = replay_game(game_dir, ruleset, check_new=not custom_start)
+    result = replay_game(game_dir, ruleset, check_new=not custom_start, keep=out_dir is not None)
     click.echo(render_replay(result), nl=False)
     if not result.ok:
         raise DifferencesFound()
+    if out_dir is not None:
+        from agot_adjudicator.workflow.translate import translated_record
+
+        files = translated_record(result, chosen_language(lang))
+        write_together([(Path(out_dir) / name, text) for name, text in files.items()])
+        click.echo(f"wrote {len(files)} files into {out_dir} ({chosen_language(lang)})")
+
+
+def check_copy_output(game_dir: str, out_dir: str) -> None:
+    """Refuse a copy's folder that is inside the game directory, or not new or empty (a copy
+    mixed with another record would not be one game)."""
+    from agot_adjudicator.workflow.site import check_site_output
+
+    check_site_output(game_dir, out_dir)
+    if Path(out_dir).is_dir() and any(Path(out_dir).iterdir()):
+        raise UsageError(f"{out_dir}: not empty; the copy of a record goes into a new or empty "
+                         "folder")
 
 
 @main.command(epilog=EPILOG)

@@ -53,6 +53,16 @@ RECORD_LIMIT = 8 * 1024 * 1024
 difference, never read whole. Inputs (states, submissions) keep the 1 MiB input limit."""
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """What re-rendering a round's outputs needs: the run and what it was written with."""
+
+    run: Any
+    ruleset: Ruleset
+    maker: str
+    version: int
+
+
 @dataclass
 class RoundCheck:
     """What replay found for one round folder."""
@@ -65,6 +75,9 @@ class RoundCheck:
     details: list[str] = field(default_factory=list)
     written_by: str = ""
     """The release that wrote the round's outputs (the next state's ``written_by``)."""
+    rendered: Rendered | None = field(default=None, repr=False, compare=False)
+    """The round as re-adjudicated, kept when asked (``keep``) for
+    :func:`~agot_adjudicator.workflow.translate.translated_record`."""
 
     @property
     def failed(self) -> bool:
@@ -204,8 +217,10 @@ def recorded_options(chain: Any) -> tuple[list[str], bool]:
 
 
 def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
-                explain: Explain, game_dir: str | Path | None = None) -> RoundCheck:
-    """Re-adjudicate one round folder and compare what it gives with what was recorded."""
+                explain: Explain, game_dir: str | Path | None = None,
+                keep: bool = False) -> RoundCheck:
+    """Re-adjudicate one round folder and compare what it gives with what was recorded
+    (``keep``: keep the run on the check, to render the round again in another language)."""
     check = RoundCheck(rd.name)
     orders = rd.orders()
     check.submissions = len(orders)
@@ -248,6 +263,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         return check
     lang = recorded_language(read_recorded(rd.report)[0]) if present(rd.report) else "en"
     out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version, lang=lang)
+    if keep:
+        check.rendered = Rendered(run, ruleset, maker, version)
     if following is None or not present(following.state):
         if out.state is None:
             check.status = PENDING
@@ -470,7 +487,7 @@ def provisional_records(dirs: list[RoundDir]) -> list[Problem]:
 
 
 def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
-                explain: Explain = explain_state_texts) -> Replay:
+                explain: Explain = explain_state_texts, keep: bool = False) -> Replay:
     """Check every round of ``game_dir`` (see the module docstring).
 
     A round whose state.yaml is a provisional state (a stopped run's now.yaml put in its
@@ -499,7 +516,7 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
             checks.append(RoundCheck(rd.name, status=MISMATCH,
                                      details=[f"{rd.state}: missing"]))
             continue
-        checks.append(check_round(rd, following, ruleset, explain, game_dir))
+        checks.append(check_round(rd, following, ruleset, explain, game_dir, keep))
     return Replay(game_dir, checks)
 
 
