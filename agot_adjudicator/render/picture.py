@@ -729,10 +729,13 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
                                     ("stroke-width", 1), ("data-position", pos + 1),
                                     ("data-house", h)]))
             out.append(_text(cx + 5, y + 20, str(pos + 1), 9, fill=ink))
-            out.append(_text(cx + 31, y + 22, letter, 13, anchor="middle", weight="bold", fill=ink))
+            starred = track == "kings_court" and pos < len(ruleset.kings_court_stars)
+            stars = ruleset.kings_court_stars[pos] if starred else 0
+            # a wide (CJK) letter steps left of three stars
+            letter_x = cx + 24 if stars >= 3 and _wide(letter) else cx + 31
+            out.append(_text(letter_x, y + 22, letter, 13, anchor="middle", weight="bold", fill=ink))
             out.append(_text(cx + 31, y + 33, _house_name(h), 8, anchor="middle", fill=ink))
-            if track == "kings_court" and pos < len(ruleset.kings_court_stars):
-                stars = ruleset.kings_court_stars[pos]
+            if starred:
                 out.append(_text(cx + 58, y + 18, "★" * stars, 8, anchor="end", fill=ink))
         out.append("</g>")
         y += 58
