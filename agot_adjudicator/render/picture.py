@@ -185,6 +185,8 @@ def _ruleset_title(ruleset: Ruleset) -> str:
 
 
 def _westeros_name(card: str) -> str:
+    """A Westeros card: ``sea of storms`` in English (as the picture always wrote it), its
+    glossary name in Chinese."""
     names = speaker()
     return names.westeros(card) if names is not None else card.replace("_", " ")
 
