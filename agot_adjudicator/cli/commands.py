@@ -432,16 +432,19 @@ def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
 @click.option("--now", "now", is_flag=True,
               help="With --game: draw the board as it stands now (a stopped round's now.yaml, "
                    "else its state.yaml); --house and --orders as for STATE.")
+@lang_option("Of the labels, legend and titles (area names from the glossary). With --game the "
+             "default is the game's language (of its last report), as adjudicate writes it.")
 @click.pass_context
 @handle_errors
 def map_command(ctx: click.Context, state: str | None, output: str, house: str | None,
                 show_orders: bool, game_dir: str | None, round_number: int | None,
-                now: bool) -> None:
+                now: bool, lang: str | None) -> None:
     """Draw the board of STATE as a picture: areas, units, tokens and tracks.
 
     With --game DIR: round N as played, over the board it started from: the
     orders as revealed, marches, battles, raids and units destroyed. With
-    --game DIR --now: the board as it stands now.
+    --game DIR --now: the board as it stands now. Chinese pictures (--lang) name a
+    CJK font first; their PNG uses the Noto Sans CJK subset shipped in the package.
     """
     from agot_adjudicator.render.png import svg_to_png
     from agot_adjudicator.workflow.site import round_svg
@@ -454,16 +457,21 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
     if now and (game_dir is None or state is not None or round_number is not None):
         raise UsageError("--now draws the board of --game DIR as it stands: give --game DIR "
                          "and no STATE or --round")
+    if lang is None and game_dir is not None:
+        from agot_adjudicator.workflow.record import game_language
+
+        lang = game_language(game_dir)
+    lang = chosen_language(lang)
     if game_dir is not None and not now:
         if state is not None or house is not None or show_orders:
             raise UsageError("--game DIR draws a recorded round: give no STATE, --house or "
                              "--orders (--now draws the board as it stands, with them)")
-        svg = round_svg(game_dir, round_number, ruleset_of(ctx))
+        svg = round_svg(game_dir, round_number, ruleset_of(ctx), lang)
     else:
         if round_number is not None:
             raise UsageError("--round N needs --game DIR")
         board, ruleset = board_for(ctx, state, game_dir)
-        svg = map_svg(board, ruleset, house, show_orders)
+        svg = map_svg(board, ruleset, house, show_orders, lang)
     if suffix == ".png":
         write_bytes_atomic(output, svg_to_png(svg))
     else:

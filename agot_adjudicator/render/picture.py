@@ -12,7 +12,14 @@ track (R9.2) and each house's power, castles, hand size and discards.
 from: the orders as revealed, marches, attacks and battle results, raids,
 retreats and units destroyed, read from the round's public event log.
 
-Pure and deterministic: no I/O, fonts by generic family only, elements in the
+Every label, title, caption and legend line is written in the picture's language
+(``lang``: ``en``, ``zh-Hans``, ``zh-Hant``) through the message catalogs and the
+glossary (:mod:`agot_adjudicator.render.report`'s ``tr`` and ``Names``); English
+pictures are the same bytes as before the catalogs existed. Boxes and wrapping measure
+text by East Asian width (a wide character counts as about 1em), so Chinese labels fit.
+
+Pure and deterministic: no I/O, no font fetched or embedded (English names the generic
+family only; Chinese names a CJK family first, :data:`FONTS`), elements in the
 ruleset's fixed order, numbers printed the same way everywhere. Stdlib only.
 Elements carry ids and ``data-*`` attributes (``id="area-winterfell"``,
 ``data-units="footman,knight"``) so that tests and scripts can read the picture.
@@ -21,6 +28,7 @@ Elements carry ids and ``data-*`` attributes (``id="area-winterfell"``,
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,13 +38,25 @@ from xml.sax.saxutils import escape, quoteattr
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
 from agot_adjudicator.model.state import AreaState, GameState, sort_units
+from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.render.report import PHASE_TITLES, Names, sep, speaker, tr
 
 LAND_SIZE = (150.0, 92.0)
 """Width and height of an area's box when board.yaml gives no ``size``."""
 MARGIN = 16.0
 PANEL_WIDTH = 360.0
 FONT = "sans-serif"
-"""The generic family only: no font is named, fetched or embedded."""
+"""The generic family only: no font is named, fetched or embedded (English pictures)."""
+FONTS = {
+    "en": FONT,
+    "zh-Hans": "'Noto Sans CJK SC', 'Noto Sans CJK TC', 'Source Han Sans SC', 'PingFang SC', "
+               "'Microsoft YaHei', sans-serif",
+    "zh-Hant": "'Noto Sans CJK TC', 'Noto Sans CJK SC', 'Source Han Sans TC', 'PingFang TC', "
+               "'Microsoft JhengHei', sans-serif",
+}
+"""The ``font-family`` of a picture by language: a Chinese picture names CJK-capable families
+first (the Noto Sans CJK subsets that :mod:`agot_adjudicator.render.png` ships, then the
+usual system ones); nothing is fetched or embedded."""
 
 HOUSE_STYLES: dict[str, tuple[str, str, str]] = {
     "stark": ("#ececec", "#111111", "S"),
@@ -55,6 +75,9 @@ ORDER_CODES = {"march": "M", "defense": "D", "support": "S", "raid": "R", "conso
 TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
 TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
                "messenger_raven": "Messenger Raven"}
+CASTLE_WORDS = {"stronghold": N_("stronghold"), "city": N_("city")}
+KIND_WORDS = {"land": N_("land"), "sea": N_("sea")}
+DEFAULT_TITLE = "A Game of Thrones: The Board Game, first edition (2003)"
 PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships"}
 HALO = (("stroke", "#ffffff"), ("stroke-width", 3), ("stroke-linejoin", "round"),
         ("paint-order", "stroke"))
@@ -96,6 +119,78 @@ def _el(tag: str, attrs: Sequence[tuple[str, object]], text: str | None = None) 
     return f"<{tag}{_attrs(attrs)}>{escape(text)}</{tag}>"
 
 
+def _wide(char: str) -> bool:
+    """Whether a character is East Asian wide or full-width (drawn about 1em wide).
+
+    >>> _wide("临"), _wide("，"), _wide("W"), _wide("·")
+    (True, True, False, False)
+    """
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _em_units(text: str, wide: float) -> float:
+    """The width of ``text`` in units of a narrow character: ``wide`` units for each wide
+    character, 1 for any other (so an all-narrow text measures its length, as before).
+
+    >>> _em_units("Winterfell", 1.5), _em_units("临冬城", 1.5)
+    (10, 4.5)
+    """
+    return sum(wide if _wide(c) else 1 for c in text)
+
+
+def _columns(text: str) -> int:
+    """Terminal-style columns: 2 for a wide character, 1 for any other."""
+    return sum(2 if _wide(c) else 1 for c in text)
+
+
+def _house_name(house: str | None) -> str:
+    """A house as the picture names it: its id in English (as the picture always did), its
+    glossary name in Chinese (``no one`` for None)."""
+    names = speaker()
+    if names is None:
+        return str(house)
+    if house is None:
+        return tr("no one")
+    return names.glossary("house", house) if house in names.ruleset.glossary.ids("house") else house
+
+
+def _letter(house: str) -> str:
+    """The letter on a house's badges, shields and tokens: ``S`` for Stark in English, the
+    first character of its glossary name in Chinese (史)."""
+    names = speaker()
+    if names is not None and house in names.ruleset.glossary.ids("house"):
+        return names.glossary("house", house)[:1]
+    return house_style(house)[2]
+
+
+def _area_name(area: Area, area_id: str) -> str:
+    """An area's name: the ruleset's in English, the glossary's in Chinese."""
+    names = speaker()
+    return names.area(area_id) if names is not None else area.name
+
+
+def _phase(phase: str) -> str:
+    """A phase as ``{phase} phase`` reads it: the id in English, the phase's title in Chinese
+    (whose sentences hold no word "phase")."""
+    if speaker() is None:
+        return phase
+    return tr(PHASE_TITLES[phase]) if phase in PHASE_TITLES else phase
+
+
+def _ruleset_title(ruleset: Ruleset) -> str:
+    """The ruleset's title; the packaged one's in the picture's language."""
+    if ruleset.title == DEFAULT_TITLE:
+        return tr("A Game of Thrones: The Board Game, first edition (2003)")
+    return ruleset.title
+
+
+def _westeros_name(card: str) -> str:
+    """A Westeros card: ``sea of storms`` in English (as the picture always wrote it), its
+    glossary name in Chinese."""
+    names = speaker()
+    return names.westeros(card) if names is not None else card.replace("_", " ")
+
+
 PROVISIONAL = "#b00020"
 """The colour of a stopped run's caption (``now.svg``)."""
 
@@ -113,9 +208,17 @@ def house_style(house: str) -> tuple[str, str, str]:
 
 
 def _units_text(units: Sequence[str]) -> str:
+    """``1 footman, 2 knights`` (步兵×1、骑士×2 in Chinese)."""
     counts = Counter(units)
-    return ", ".join(f"{counts[u]} {u if counts[u] == 1 else PLURAL[u]}" for u in UNIT_TYPES
-                     if counts[u])
+    names = speaker()
+
+    def name(u: str) -> str:
+        if names is not None:
+            return names.glossary("unit", u)
+        return u if counts[u] == 1 else PLURAL[u]
+
+    return sep().join(tr("{count} {unit}", count=counts[u], unit=name(u)) for u in UNIT_TYPES
+                      if counts[u])
 
 
 def order_label(ruleset: Ruleset, order_id: str) -> str:
@@ -130,10 +233,24 @@ def order_label(ruleset: Ruleset, order_id: str) -> str:
     bonus = ""
     if token.kind in ("march", "support") or token.bonus:
         bonus = f"{token.bonus:+d}" if token.bonus else "0"
-    return ORDER_CODES.get(token.kind, "?") + bonus + ("★" if token.special else "")
+    return _order_code(ruleset, order_id) + bonus + ("★" if token.special else "")
+
+
+def _order_code(ruleset: Ruleset, order_id: str) -> str:
+    """The letter of an order's kind: ``M`` for March in English; in Chinese the first
+    character of the token's glossary name (行 for 行军)."""
+    names = speaker()
+    if names is not None and order_id in names.ruleset.glossary.ids("order"):
+        return names.glossary("order", order_id)[:1]
+    return ORDER_CODES.get(ruleset.order_tokens[order_id].kind, "?")
 
 
 def order_name(ruleset: Ruleset, order_id: str) -> str:
+    """An order's name in an area's tooltip: ``march +1 (special)`` (the glossary's name in
+    Chinese)."""
+    names = speaker()
+    if names is not None:
+        return names.order(order_id)
     token = ruleset.order_tokens[order_id]
     words = token.kind.replace("_", " ")
     if token.kind in ("march", "support") or token.bonus:
@@ -234,7 +351,8 @@ def _defs() -> str:
 
 def _badge(x: float, y: float, house: str, size: float = 16) -> str:
     """A house badge: a square in the house colour with its letter, centred on (x, y)."""
-    fill, ink, letter = house_style(house)
+    fill, ink, _ = house_style(house)
+    letter = _letter(house)
     half = size / 2
     return (_el("rect", [("x", x - half), ("y", y - half), ("width", size), ("height", size),
                          ("rx", 3), ("fill", fill), ("stroke", "#000000"), ("stroke-width", 1)])
@@ -283,7 +401,8 @@ def _unit_rows(x: float, y: float, house: str, units: Sequence[str], routed: Seq
     glyphs(x + 22, y, standing, False)
     if routed:
         rx, ry = routed_at
-        parts.append(_text(rx, ry + 4, "r", 10, weight="bold", extra=[("font-style", "italic"), *HALO]))
+        parts.append(_text(rx, ry + 4, tr("r"), 10, weight="bold",
+                           extra=[("font-style", "italic"), *HALO]))
         glyphs(rx + 7, ry, Counter(routed), True)
     return "".join(parts)
 
@@ -312,7 +431,8 @@ def _crown(x: float, y: float) -> str:
 
 def _shield(x: float, y: float, house: str) -> str:
     """The home shield of ``house`` (R5.6); (x, y) is the top-left corner."""
-    fill, ink, letter = house_style(house)
+    fill, ink, _ = house_style(house)
+    letter = _letter(house)
     d = f"M{_n(x)} {_n(y)}h16v8q0 7-8 10q-8-3-8-10Z"
     return (_el("path", [("d", d), ("fill", fill), ("stroke", "#000000"), ("stroke-width", 1.2)])
             + _text(x + 8, y + 11, letter, 10, anchor="middle", weight="bold", fill=ink))
@@ -320,7 +440,8 @@ def _shield(x: float, y: float, house: str) -> str:
 
 def _power_token(x: float, y: float, house: str) -> str:
     """A power token (R5.5): a double ring in the house colour with its letter."""
-    fill, ink, letter = house_style(house)
+    fill, ink, _ = house_style(house)
+    letter = _letter(house)
     return (_el("circle", [("cx", x), ("cy", y), ("r", 9), ("fill", fill), ("stroke", "#000000"),
                            ("stroke-width", 1.2)])
             + _el("circle", [("cx", x), ("cy", y), ("r", 6.5), ("fill", "none"), ("stroke", ink),
@@ -338,7 +459,8 @@ def _octagon(x: float, y: float, r: float) -> str:
 def _order_token(x: float, y: float, label: str | None, house: str) -> str:
     """An order token: face up with its label, or face down (``label`` None) showing the house."""
     if label is None:
-        fill, ink, letter = house_style(house)
+        fill, ink, _ = house_style(house)
+        letter = _letter(house)
         return (_el("circle", [("cx", x), ("cy", y), ("r", 14), ("fill", "#4a4a4a"),
                                ("stroke", "#000000"), ("stroke-width", 1.2)])
                 + _el("circle", [("cx", x), ("cy", y), ("r", 6), ("fill", fill),
@@ -357,9 +479,20 @@ def _order_token(x: float, y: float, label: str | None, house: str) -> str:
 
 # --- areas -----------------------------------------------------------------------------------
 
+WIDE_EM = 1.0 / 0.68
+"""A wide (CJK) character's width in average bold Latin characters (1em against 0.68em)."""
+
+
 def _name_size(name: str, room: float) -> float:
-    """Font size that fits ``name`` (bold) in ``room`` pixels, between 8 and 14."""
-    return max(8.0, min(14.0, room / (0.68 * max(len(name), 1))))
+    """Font size that fits ``name`` (bold) in ``room`` pixels, between 8 and 14 (a wide
+    character counts 1em, a narrow one 0.68em).
+
+    >>> _name_size("Winterfell", 120), _name_size("临冬城", 120)
+    (14.0, 14.0)
+    >>> round(_name_size("The Shivering Sea", 100), 2), round(_name_size("颤抖海湾之地", 60), 2)
+    (8.65, 10.0)
+    """
+    return max(8.0, min(14.0, room / (0.68 * max(_em_units(name, WIDE_EM), 1))))
 
 
 def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
@@ -400,17 +533,18 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
                                   ("stroke-width", 0.6), ("class", "controller")]))
     narrow = width < 100
     ftop = top if height <= LAND_SIZE[1] + 8 else cy - LAND_SIZE[1] / 2
+    name = _area_name(area, area_id)
     if narrow:
         ny = top + height * 0.22
-        size = _name_size(area.name, height * 0.35)
-        parts.append(_text(cx + 4, ny, area.name, size, anchor="middle", weight="bold",
+        size = _name_size(name, height * 0.35)
+        parts.append(_text(cx + 4, ny, name, size, anchor="middle", weight="bold",
                            extra=[("transform", f"rotate(-90 {_n(cx)} {_n(ny)})"), *HALO]))
     else:
         name_left = left + (30 if area.castle == "stronghold" else 22 if area.castle else 6)
         name_right = right - (26 if area.home_of else 6)
-        size = _name_size(area.name, name_right - name_left)
-        if area.is_sea and size < 11 and " " in area.name:  # two lines rather than tiny text
-            words = area.name.split(" ")
+        size = _name_size(name, name_right - name_left)
+        if area.is_sea and size < 11 and " " in name:  # two lines rather than tiny text
+            words = name.split(" ")
             cut = min(range(1, len(words)),
                       key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
             lines = [" ".join(words[:cut]), " ".join(words[cut:])]
@@ -419,7 +553,7 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
                 parts.append(_text(cx, ftop + 13 + i * (size + 2), line, size, anchor="middle",
                                    weight="bold", extra=HALO))
         else:
-            parts.append(_text((name_left + name_right) / 2, ftop + 21, area.name, size,
+            parts.append(_text((name_left + name_right) / 2, ftop + 21, name, size,
                                anchor="middle", weight="bold", extra=HALO if area.is_sea else ()))
     if area.castle:
         parts.append(_castle_icon(left + 6, ftop + 9, area.castle))
@@ -470,7 +604,7 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
                     parts.append(_text(x + 12, ftop + 78.5, str(counts[unit]), 12, weight="bold",
                                        extra=HALO))
                     x += 26
-        parts.append(_text(x, ftop + 78, nf.house or "neutral", 10,
+        parts.append(_text(x, ftop + 78, _house_name(nf.house) if nf.house else tr("neutral"), 10,
                            extra=[("font-style", "italic"), *HALO]))
         parts.append("</g>")
     if order_shown is not None and here.house is not None:
@@ -483,23 +617,26 @@ def _area(state: GameState, ruleset: Ruleset, area_id: str, house: str | None,
 
 def _area_title(ruleset: Ruleset, area: Area, here: AreaState, ctrl: str | None,
                 order_shown: str | None) -> str:
-    facts = [area.castle or "", f"{area.supply} supply" if area.supply else "",
-             f"{area.power} power" if area.power else "",
-             f"home of {area.home_of}" if area.home_of else "",
-             f"controlled by {ctrl}" if ctrl else ""]
-    text = f"{area.name} ({area.kind}" + "".join(f", {f}" for f in facts if f) + ")"
+    facts = [tr(KIND_WORDS[area.kind]) if area.kind in KIND_WORDS else area.kind,
+             tr(CASTLE_WORDS[area.castle]) if area.castle in CASTLE_WORDS else area.castle or "",
+             tr("{count} supply", count=area.supply) if area.supply else "",
+             tr("{count} power", count=area.power) if area.power else "",
+             tr("home of {house}", house=_house_name(area.home_of)) if area.home_of else "",
+             tr("controlled by {house}", house=_house_name(ctrl)) if ctrl else ""]
+    text = tr("{name} ({facts})", name=_area_name(area, area.id),
+              facts=sep().join(f for f in facts if f))
     if here.units and here.house:
-        text += f"; {here.house}: {_units_text(here.units)}"
+        text += tr("; {house}: {units}", house=_house_name(here.house), units=_units_text(here.units))
         if here.routed:
-            text += f" ({_units_text(here.routed)} routed)"
+            text += tr(" ({units} routed)", units=_units_text(here.routed))
     if here.power_token:
-        text += f"; {here.power_token} power token"
+        text += tr("; {house} power token", house=_house_name(here.power_token))
     if here.neutral_force:
-        text += f"; neutral force {here.neutral_force.strength}"
+        text += tr("; neutral force {strength}", strength=here.neutral_force.strength)
     if order_shown == "hidden":
-        text += "; an order, face down"
+        text += tr("; an order, face down")
     elif order_shown is not None:
-        text += f"; order: {order_name(ruleset, order_shown)}"
+        text += tr("; order: {order}", order=order_name(ruleset, order_shown))
     return text
 
 
@@ -529,39 +666,43 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
     ``provisional``: a stopped run's board, P4)."""
     out: list[str] = ["<g id=\"panel\">"]
     y = MARGIN + 14
-    for line in _wrap(ruleset.title, 44):
+    for line in _wrap(_ruleset_title(ruleset), 44):
         out.append(_text(x, y, line, 13, weight="bold"))
         y += 17
     y += 3
-    out.append(_text(x, y, f"Game {state.game_id} · round {state.round} · {state.phase} phase", 12))
+    out.append(_text(x, y, tr("Game {game} · round {round} · {phase} phase", game=state.game_id,
+                              round=state.round, phase=_phase(state.phase)), 12))
     y += 18
-    view = "Moderator's view" if house is None else f"View of {house} (what {house} may see)"
+    view = (tr("Moderator's view") if house is None
+            else tr("View of {house} (what {house} may see)", house=_house_name(house)))
     if play is not None:
-        out.append(_text(x, y, f"Round {play.round} as played: the board it started from,", 12,
+        out.append(_text(x, y, tr("Round {round} as played: the board it started from,",
+                                  round=play.round), 12,
                          extra=[("id", "round-view"), ("font-style", "italic")]))
         y += 16
-        view = "the orders as revealed, what moved, fought and fell"
+        view = tr("the orders as revealed, what moved, fought and fell")
     out.append(_text(x, y, view, 12, extra=[("id", "view"), ("data-house", house),
                                            ("font-style", "italic")]))
     if provisional:
         y += 18
-        out.append(_text(x, y, "Provisional: the board as a stopped run left it,", 12,
+        out.append(_text(x, y, tr("Provisional: the board as a stopped run left it,"), 12,
                          weight="bold", fill=PROVISIONAL, extra=[("id", "provisional")]))
         y += 16
-        out.append(_text(x, y, "not a record (pending decisions)", 12, weight="bold",
+        out.append(_text(x, y, tr("not a record (pending decisions)"), 12, weight="bold",
                          fill=PROVISIONAL))
     if state.winner:
         y += 18
-        out.append(_text(x, y, f"Winner: {', '.join(state.winner['houses'])}", 12, weight="bold",
+        winners = sep().join(_house_name(h) for h in state.winner["houses"])
+        out.append(_text(x, y, tr("Winner: {houses}", houses=winners), 12, weight="bold",
                          extra=[("id", "winner")]))
     y += 28
-    out.append(_text(x, y, "Round", 12, weight="bold"))
+    out.append(_text(x, y, tr("Round"), 12, weight="bold"))
     out.append(f"<g id=\"track-round\" data-round=\"{state.round}\">")
     for r in range(1, ruleset.rounds + 1):
         out.append(_cell(x + 92 + (r - 1) * 25, y - 14, 23, 20, str(r), on=r == state.round))
     out.append("</g>")
     y += 28
-    out.append(_text(x, y, "Wildling threat", 12, weight="bold"))
+    out.append(_text(x, y, tr("Wildling threat"), 12, weight="bold"))
     out.append(f"<g id=\"track-wildlings\" data-threat=\"{state.wildling_threat}\">")
     for i, level in enumerate(range(0, ruleset.threat_max + 1, ruleset.threat_step)):
         out.append(_cell(x + 120 + i * 31, y - 14, 28, 20, str(level),
@@ -572,28 +713,36 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
         token = TRACK_TOKENS[track]
         holder = state.holder(track)
         used = {"valyrian_steel_blade": state.blade_used, "messenger_raven": state.raven_used}
-        note = f"{TOKEN_NAMES[token]}: {holder}" + (" (used this round)" if used.get(token) else "")
-        out.append(_text(x, y, TRACK_NAMES[track], 12, weight="bold"))
+        names = speaker()
+        token_name = names.token(token) if names is not None else TOKEN_NAMES[token]
+        note = (tr("{token}: {house}", token=token_name, house=_house_name(holder))
+                + (tr(" (used this round)") if used.get(token) else ""))
+        track_name = names.track(track) if names is not None else TRACK_NAMES[track]
+        out.append(_text(x, y, track_name, 12, weight="bold"))
         out.append(_text(x + 92, y, note, 10, extra=[("font-style", "italic")]))
         order = state.tracks[track]
         out.append(f"<g id=\"track-{track}\" data-houses=\"{','.join(order)}\">")
         for pos, h in enumerate(order):
             cx = x + pos * 66
-            fill, ink, letter = house_style(h)
+            fill, ink, _ = house_style(h)
+            letter = _letter(h)
             out.append(_el("rect", [("x", cx), ("y", y + 6), ("width", 62), ("height", 30),
                                     ("rx", 4), ("fill", fill), ("stroke", "#000000"),
                                     ("stroke-width", 1), ("data-position", pos + 1),
                                     ("data-house", h)]))
             out.append(_text(cx + 5, y + 20, str(pos + 1), 9, fill=ink))
-            out.append(_text(cx + 31, y + 22, letter, 13, anchor="middle", weight="bold", fill=ink))
-            out.append(_text(cx + 31, y + 33, h, 8, anchor="middle", fill=ink))
-            if track == "kings_court" and pos < len(ruleset.kings_court_stars):
-                stars = ruleset.kings_court_stars[pos]
+            starred = track == "kings_court" and pos < len(ruleset.kings_court_stars)
+            stars = ruleset.kings_court_stars[pos] if starred else 0
+            # a wide (CJK) letter steps left of three stars
+            letter_x = cx + 24 if stars >= 3 and _wide(letter) else cx + 31
+            out.append(_text(letter_x, y + 22, letter, 13, anchor="middle", weight="bold", fill=ink))
+            out.append(_text(cx + 31, y + 33, _house_name(h), 8, anchor="middle", fill=ink))
+            if starred:
                 out.append(_text(cx + 58, y + 18, "★" * stars, 8, anchor="end", fill=ink))
         out.append("</g>")
         y += 58
-    out.append(_text(x, y, "Supply", 12, weight="bold"))
-    out.append(_text(x + 60, y, "(level: allowed army sizes, R9.2)", 10,
+    out.append(_text(x, y, tr("Supply"), 12, weight="bold"))
+    out.append(_text(x + 60, y, tr("(level: allowed army sizes, R9.2)"), 10,
                      extra=[("font-style", "italic")]))
     out.append("<g id=\"track-supply\">")
     levels = len(ruleset.supply_track)
@@ -615,8 +764,8 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
                        + _badge(lx + (col - 3) / 2, y + 50 + 20 * i, h, 17) + "</g>")
     out.append("</g>")
     y += 56 + 20 * tallest
-    out.append(_text(x, y, "Houses", 12, weight="bold"))
-    out.append(_text(x + 60, y, "power · castles · cards in hand", 10,
+    out.append(_text(x, y, tr("Houses"), 12, weight="bold"))
+    out.append(_text(x + 60, y, tr("power · castles · cards in hand"), 10,
                      extra=[("font-style", "italic")]))
     y += 8
     for h in state.order_of_play():
@@ -629,30 +778,33 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
                  ("data-power-tokens-on-board", tokens)]
         out.append(f"<g{_attrs(attrs)}>")
         out.append(_badge(x + 9, y + 14, h, 18))
-        out.append(_text(x + 24, y + 18, h.capitalize(), 12, weight="bold"))
-        out.append(_text(x + 104, y + 18, f"power {hs.power}", 11))
-        out.append(_text(x + 170, y + 18, f"castles {castles}", 11))
-        out.append(_text(x + 238, y + 18, f"cards {len(hs.hand)}", 11))
+        speaking = speaker()
+        out.append(_text(x + 24, y + 18, h.capitalize() if speaking is None else _house_name(h), 12,
+                         weight="bold"))
+        out.append(_text(x + 104, y + 18, tr("power {count}", count=hs.power), 11))
+        out.append(_text(x + 170, y + 18, tr("castles {count}", count=castles), 11))
+        out.append(_text(x + 238, y + 18, tr("cards {count}", count=len(hs.hand)), 11))
         y += 20
         if hs.discards:
-            names = ", ".join(ruleset.house_cards[c].name if c in ruleset.house_cards else c
-                              for c in hs.discards)
-            for line in _wrap(f"discards: {names}", 58):
+            cards = sep().join(speaking.card(c) if speaking is not None
+                               else ruleset.house_cards[c].name if c in ruleset.house_cards else c
+                               for c in hs.discards)
+            for line in _wrap(tr("discards: {cards}", cards=cards), 58):
                 out.append(_text(x + 24, y + 12, line, 9))
                 y += 12
         if tokens:
-            out.append(_text(x + 24, y + 12, f"power tokens on the board: {tokens}", 9))
+            out.append(_text(x + 24, y + 12, tr("power tokens on the board: {count}", count=tokens), 9))
             y += 12
         out.append("</g>")
         y += 4
     y += 16
     facts = []
     if state.revealed:
-        facts.append("Westeros cards: " + "; ".join(f"{d} {state.revealed[d].replace('_', ' ')}"
-                                                    for d in ("I", "II", "III")
-                                                    if d in state.revealed))
-    facts.append("Restrictions this round: " + (", ".join(r.replace("_", " ")
-                                                          for r in state.restrictions) or "none"))
+        cards = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}" for d in ("I", "II", "III")
+                              if d in state.revealed)
+        facts.append(tr("Westeros cards: {cards}", cards=cards))
+    facts.append(tr("Restrictions this round: {cards}",
+                    cards=sep().join(_westeros_name(r) for r in state.restrictions) or tr("none")))
     out.append("<g id=\"westeros\">")
     for fact in facts:
         for line in _wrap(fact, 60):
@@ -660,66 +812,91 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
             y += 13
     out.append("</g>")
     y += 12
-    legend, y = _legend(x, y, play is not None)
+    legend, y = _legend(ruleset, x, y, play is not None)
     out.append(legend)
     out.append("</g>")
     return "".join(out), y
 
 
+_NO_LINE_START = set("，。、；：！？）」』》〉…·,.;:!?)")
+"""Punctuation that never starts a line of wrapped Chinese text."""
+_PIECES = re.compile(r" +|[!-~]+|[^ ]")
+
+
 def _wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap (deterministic).
+    """Greedy word wrap (deterministic) to ``width`` columns. A text with wide (CJK) characters
+    counts them 2 columns and may break between any two characters, never before closing
+    punctuation.
 
     >>> _wrap("aa bb cc", 5)
     ['aa bb', 'cc']
+    >>> _wrap("弃牌：艾德·史塔克、罗柏·史塔克", 16)
+    ['弃牌：艾德·史塔', '克、罗柏·史塔克']
+    >>> _wrap("一二三四。五", 8)
+    ['一二三四。', '五']
     """
-    lines: list[str] = []
-    for word in text.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
+    if not any(_wide(c) for c in text):
+        lines: list[str] = []
+        for word in text.split(" "):
+            if lines and len(lines[-1]) + 1 + len(word) <= width:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return lines
+    out: list[str] = [""]
+    for piece in _PIECES.findall(text):
+        fits = _columns(out[-1] + piece) <= width
+        if fits or not out[-1] or piece in _NO_LINE_START:
+            out[-1] += piece
+        elif not piece.isspace():
+            out.append(piece)
+    return [line.rstrip() for line in out]
 
 
-def _legend(x: float, y: float, round_play: bool = False) -> tuple[str, float]:
-    out = ["<g id=\"legend\">", _text(x, y, "Legend", 12, weight="bold")]
+def _legend(ruleset: Ruleset, x: float, y: float, round_play: bool = False) -> tuple[str, float]:
+    routed_mark = tr("r")
+    out = ["<g id=\"legend\">", _text(x, y, tr("Legend"), 12, weight="bold")]
+    sample = (order_label(ruleset, "march_plus1") if speaker() is not None
+              and "march_plus1" in ruleset.order_tokens else "M+1★")
     y += 18
     rows: list[tuple[Callable[[float], str], str]] = [
         (lambda y: _unit_glyph(x + 8, y, "footman", "stark") + _unit_glyph(x + 26, y, "knight", "stark")
-         + _unit_glyph(x + 44, y, "ship", "stark"), "footman · knight · ship (count beside)"),
-        (lambda y: _text(x + 2, y + 4, "r", 10, weight="bold", extra=[("font-style", "italic")])
+         + _unit_glyph(x + 44, y, "ship", "stark"), tr("footman · knight · ship (count beside)")),
+        (lambda y: _text(x + 2, y + 4, routed_mark, 10, weight="bold", extra=[("font-style", "italic")])
          + _unit_glyph(x + 16, y, "footman", "stark", True)
-         + _unit_glyph(x + 34, y, "knight", "stark", True), "routed units (R6.10)"),
+         + _unit_glyph(x + 34, y, "knight", "stark", True), tr("routed units (R6.10)")),
         (lambda y: _castle_icon(x + 2, y - 7, "stronghold") + _castle_icon(x + 32, y - 7, "city"),
-         "stronghold · city (R3.5)"),
-        (lambda y: _barrel(x + 4, y) + _crown(x + 22, y + 1), "supply barrel · power crown"),
+         tr("stronghold · city (R3.5)")),
+        (lambda y: _barrel(x + 4, y) + _crown(x + 22, y + 1), tr("supply barrel · power crown")),
         (lambda y: _shield(x + 4, y - 8, "lannister")
          + _el("rect", [("x", x + 26), ("y", y - 3), ("width", 28), ("height", 5), ("rx", 2),
                         ("fill", house_style("lannister")[0]), ("stroke", "#000000"),
                         ("stroke-width", 0.6)]),
-         "home area (R5.6) · top bar: controller (R13.1)"),
-        (lambda y: _power_token(x + 12, y, "baratheon"), "power token (R5.5)"),
+         tr("home area (R5.6) · top bar: controller (R13.1)")),
+        (lambda y: _power_token(x + 12, y, "baratheon"), tr("power token (R5.5)")),
         (lambda y: _el("polygon", [("points", _octagon(x + 12, y, 10)), ("fill", "#7d7d7d"),
                                    ("stroke", "#000000")])
          + _text(x + 12, y + 4, "5", 10, anchor="middle", weight="bold", fill="#ffffff"),
-         "neutral force and its strength (R5.7)"),
-        (lambda y: _order_token(x + 12, y, "M+1★", "stark") + _order_token(x + 42, y, None, "stark"),
-         "order (March, Defense, Support, Raid, Consolidate; ★ special) · face down"),
+         tr("neutral force and its strength (R5.7)")),
+        (lambda y: _order_token(x + 12, y, sample, "stark") + _order_token(x + 42, y, None, "stark"),
+         tr("order (March, Defense, Support, Raid, Consolidate; ★ special) · face down")),
         (lambda y: _el("line", [("x1", x), ("y1", y), ("x2", x + 24), ("y2", y),
                                 ("stroke", LAND_STROKE), ("stroke-width", 2)])
          + _el("line", [("x1", x + 30), ("y1", y), ("x2", x + 54), ("y2", y),
                         ("stroke", SEA_STROKE), ("stroke-width", 2), ("stroke-dasharray", "5 3")]),
-         "border between lands · with a sea"),
+         tr("border between lands · with a sea")),
     ]
     if round_play:
         rows += [
-            (lambda y: _arrow((x, y, x + 54, y), "tyrell"), "march, or attack into a battle (R5.3, R6)"),
+            (lambda y: _arrow((x, y, x + 54, y), "tyrell"),
+             tr("march, or attack into a battle (R5.3, R6)")),
             (lambda y: _arrow((x, y, x + 54, y), "tyrell", dash="6 4", width=2.5),
-             "retreat (R6.8, R6.9)"),
+             tr("retreat (R6.8, R6.9)")),
             (lambda y: _arrow((x, y, x + 54, y), "tyrell", dash="2 4", width=2.5),
-             "raid and the order it removed (R5.2)"),
-            (lambda y: _label(x + 27, y, "⚔ 3–2", BATTLE_INK), "battle: winner and strengths (R6.6)"),
-            (lambda y: _label(x + 27, y, "✕ T 1", BATTLE_INK), "units destroyed, by house letter"),
+             tr("raid and the order it removed (R5.2)")),
+            (lambda y: _label(x + 27, y, "⚔ 3–2", BATTLE_INK), tr("battle: winner and strengths (R6.6)")),
+            (lambda y: _label(x + 27, y, f"✕ {_letter('tyrell')} 1", BATTLE_INK),
+             tr("units destroyed, by house letter")),
         ]
     for glyphs, label in rows:
         out.append(glyphs(y))
@@ -729,7 +906,7 @@ def _legend(x: float, y: float, round_play: bool = False) -> tuple[str, float]:
         y += 28
     for i, h in enumerate(HOUSE_STYLES):
         out.append(_badge(x + 9 + i * 71, y, h, 16))
-        out.append(_text(x + 19 + i * 71, y + 4, h, 9))
+        out.append(_text(x + 19 + i * 71, y + 4, _house_name(h), 9))
     y += 20
     out.append("</g>")
     return "".join(out), y
@@ -738,23 +915,33 @@ def _legend(x: float, y: float, round_play: bool = False) -> tuple[str, float]:
 # --- the picture -----------------------------------------------------------------------------
 
 def render_svg(state: GameState, ruleset: Ruleset, house: str | None = None,
-               orders: bool = False, maker: str | None = None, provisional: bool = False) -> str:
+               orders: bool = False, maker: str | None = None, provisional: bool = False, *,
+               lang: str = "en") -> str:
     """The SVG text of the board of ``state``: areas, borders, units, tokens and tracks.
 
     ``house``: draw only what that house may see (others' orders are face down
     until revealed, R4.1, R4.5; hands and decks are never drawn). ``orders``:
     draw the orders on the board (mid-round states). ``maker``: the release named in a
     ``<!-- written by … -->`` comment after the XML declaration. ``provisional``: the board of
-    a stopped run (``now.yaml``, P4), captioned so it cannot pass for a round's record. Raises
-    ValueError for a house not in play.
+    a stopped run (``now.yaml``, P4), captioned so it cannot pass for a round's record. ``lang``:
+    the language of every label, title, caption and the legend (``en``, ``zh-Hans``,
+    ``zh-Hant``), area and other names from the glossary. Raises ValueError for a house not
+    in play.
     """
     if house is not None and house not in state.houses:
         raise ValueError(f"'{house}' is not a house in play ({', '.join(state.order_of_play())})")
-    return _picture(state, ruleset, house, orders, maker=maker, provisional=provisional)
+    return _picture(state, ruleset, house, orders, maker=maker, provisional=provisional, lang=lang)
 
 
 def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool,
-             play: RoundPlay | None = None, maker: str | None = None, provisional: bool = False) -> str:
+             play: RoundPlay | None = None, maker: str | None = None, provisional: bool = False,
+             lang: str = "en") -> str:
+    with Names(ruleset, lang).speaking():
+        return _drawing(state, ruleset, house, orders, play, maker, provisional, FONTS[lang])
+
+
+def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool,
+             play: RoundPlay | None, maker: str | None, provisional: bool, font: str) -> str:
     boxes = [area_box(ruleset.areas[a]) for a in ruleset.area_ids]
     map_right = max(b[2] for b in boxes) + MARGIN
     map_bottom = max(b[3] for b in boxes) + MARGIN
@@ -764,17 +951,19 @@ def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
     panel, panel_bottom = _panel(state, ruleset, panel_x, house, play, provisional)
     width = panel_x + PANEL_WIDTH - min_x
     height = max(map_bottom, panel_bottom + MARGIN) - min_y
-    what = (f"round {play.round} as played: orders as revealed, marches, battles, raids"
-            if play is not None else f"round {state.round}, {state.phase} phase"
-            + (", provisional (the board at a stop)" if provisional else ""))
+    what = (tr("round {round} as played: orders as revealed, marches, battles, raids", round=play.round)
+            if play is not None else tr("round {round}, {phase} phase", round=state.round,
+                                        phase=_phase(state.phase))
+            + (tr(", provisional (the board at a stop)") if provisional else ""))
     out = [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
         *([f"<!-- written by {escape(maker)} -->"] if maker else []),
         f"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{_n(width)}\" "
         f"height=\"{_n(height)}\" viewBox=\"{_n(min_x)} {_n(min_y)} {_n(width)} {_n(height)}\" "
-        f"font-family={quoteattr(FONT)} data-game={quoteattr(state.game_id)} "
+        f"font-family={quoteattr(font)} data-game={quoteattr(state.game_id)} "
         f"data-round=\"{state.round}\" data-phase={quoteattr(state.phase)}>",
-        _el("title", [], f"{ruleset.title} — game {state.game_id}, {what}"),
+        _el("title", [], tr("{title} — game {game}, {what}", title=_ruleset_title(ruleset),
+                            game=state.game_id, what=what)),
         _defs(),
         _el("rect", [("x", min_x), ("y", min_y), ("width", width), ("height", height),
                      ("fill", "#ffffff")]),
@@ -819,6 +1008,9 @@ class RoundPlay:
     """(house, origin, destination, units) of each march that moved units without a battle."""
     attacks: list[tuple[str, str, str, str]] = field(default_factory=list)
     """(house, origin, area, outcome text) of each battle and attack on a neutral force."""
+    outcomes: list[tuple[str, Any, str]] = field(default_factory=list)
+    """Each attack's outcome as data, for the picture's language: ("wins", winner, score),
+    ("taken", None, "") or ("holds", neutral strength, "")."""
     raids: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     """(house, area, target, order removed) of each raid that removed an order."""
     retreats: list[tuple[str, str, str]] = field(default_factory=list)
@@ -856,9 +1048,11 @@ def round_play(events: Sequence[Mapping[str, Any]], round_number: int) -> RoundP
             score = "–".join(str(totals[h]) for h in (e["winner"], e["loser"]) if h in totals)
             play.attacks.append((e["attacker"], e["origin"], e["area"],
                                  f"{e['winner'].capitalize()} wins {score}".strip()))
+            play.outcomes.append(("wins", e["winner"], score))
         elif kind == "neutral_attack":
             outcome = "taken" if e["won"] else f"neutral {e['neutral']} holds"
             play.attacks.append((e["house"], e["origin"], e["area"], outcome))
+            play.outcomes.append(("taken", None, "") if e["won"] else ("holds", e["neutral"], ""))
         elif kind == "raid" and e.get("target"):
             play.raids.append((e["house"], e["area"], e["target"], e.get("removed")))
         elif kind == "retreat":
@@ -873,15 +1067,15 @@ def round_play(events: Sequence[Mapping[str, Any]], round_number: int) -> RoundP
 
 
 def render_round_svg(state: GameState, events: Sequence[Mapping[str, Any]],
-                     ruleset: Ruleset, maker: str | None = None) -> str:
+                     ruleset: Ruleset, maker: str | None = None, *, lang: str = "en") -> str:
     """The round as played, over the board of the state it started from (``round-NN/state.yaml``).
 
     The orders are drawn as revealed (R4.5, after the Raven, R4.6); arrows show
     marches, attacks (with the battle's winner and strengths), raids (with the
     order removed) and retreats; a red cross lists the units destroyed in each
     area. Public information only: the event log is the public record. Units
-    mustered during the round's Westeros phase appear on the next board only. ``maker``:
-    as for :func:`render_svg`.
+    mustered during the round's Westeros phase appear on the next board only. ``maker`` and
+    ``lang``: as for :func:`render_svg`.
     """
     play = round_play(events, state.round)
     shown = state.copy()
@@ -897,7 +1091,7 @@ def render_round_svg(state: GameState, events: Sequence[Mapping[str, Any]],
             # Stored as is, not tidied: an order on an area whose units were mustered during
             # the Westeros phase is still drawn, with its house.
             shown.areas[area_id] = replace(here, house=house, order=order)
-    return _picture(shown, ruleset, None, True, play, maker)
+    return _picture(shown, ruleset, None, True, play, maker, lang=lang)
 
 
 def _centre(box: Box) -> tuple[float, float]:
@@ -948,9 +1142,26 @@ def _arrow(ends: tuple[float, float, float, float], house: str, *, dash: str | N
             + "</g>")
 
 
+def _outcome_text(said: tuple[str, Any, str]) -> str:
+    """An attack's outcome (:attr:`RoundPlay.outcomes`) in the picture's language: ``Stark wins
+    3–2``, ``taken``, ``neutral 5 holds``."""
+    what, who, score = said
+    if what == "wins":
+        winner = str(who).capitalize() if speaker() is None else _house_name(who)
+        return tr("{winner} wins {score}", winner=winner, score=score).strip()
+    if what == "taken":
+        return tr("taken")
+    return tr("neutral {strength} holds", strength=who)
+
+
+LABEL_WIDE = 11 / 6.4
+"""A wide character's width in a label (11px bold: 1em) in narrow characters (6.4px)."""
+
+
 def _label(x: float, y: float, text: str, colour: str, anchor: str = "middle") -> str:
-    """A short note in a white box with a coloured frame, centred on (x, y)."""
-    w = 8 + 6.4 * len(text)
+    """A short note in a white box with a coloured frame, centred on (x, y); the box is as wide
+    as the text (East Asian width)."""
+    w = 8 + 6.4 * _em_units(text, LABEL_WIDE)
     left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
     return (_el("rect", [("x", left), ("y", y - 9), ("width", w), ("height", 17), ("rx", 4),
                          ("fill", "#ffffff"), ("stroke", colour), ("stroke-width", 1.6)])
@@ -996,20 +1207,21 @@ def _round_overlay(play: RoundPlay, ruleset: Ruleset) -> str:
                               attrs=[("class", "raid"), ("data-house", house), ("data-from", area),
                                      ("data-to", target), ("data-removed", removed)]))
             mx, my = (ends[0] + ends[2]) / 2, (ends[1] + ends[3]) / 2
-            note = "raid" + (f" ✕ {order_label(ruleset, removed)}"
-                             if removed in ruleset.order_tokens else "")
+            note = (tr("raid ✕ {order}", order=order_label(ruleset, removed))
+                    if removed in ruleset.order_tokens else tr("raid"))
             out.append(_label(mx, my, note, RAID_INK))
-    for house, _origin, area, outcome in play.attacks:
+    for (house, _origin, area, _outcome), said in zip(play.attacks, play.outcomes, strict=True):
         if area in known:
             box = area_box(known[area])
             out.append(f"<g class=\"battle\" data-area=\"{area}\" data-attacker=\"{house}\">"
-                       + _label((box[0] + box[2]) / 2, box[1] + 4, "⚔ " + outcome, BATTLE_INK)
+                       + _label((box[0] + box[2]) / 2, box[1] + 4, "⚔ " + _outcome_text(said),
+                                BATTLE_INK)
                        + "</g>")
     for area in ruleset.area_ids:
         if area not in play.destroyed:
             continue
         box = area_box(known[area])
-        text = "; ".join(f"{house_style(h)[2]} {_units_text(units)}" for h, units in play.destroyed[area])
+        text = tr("; ").join(f"{_letter(h)} {_units_text(units)}" for h, units in play.destroyed[area])
         out.append(f"<g class=\"destroyed\" data-area=\"{area}\">"
                    + _label((box[0] + box[2]) / 2, box[3] - 4, "✕ " + text, BATTLE_INK) + "</g>")
     out.append("</g>")

@@ -158,9 +158,9 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
     format (markdown or text); ``private_house`` appends that house's hand, bids
     and pending questions to the report. ``maker`` and ``state_version``: the
     release named as writer and the state format version (replay passes a
-    record's own, to compare it with what this release writes). ``lang``: the report's
-    language (``en``, ``zh-Hans``, ``zh-Hant``; recorded in its record section when not
-    English, so that replay renders it again in it).
+    record's own, to compare it with what this release writes). ``lang``: the language of the
+    report and the pictures (``en``, ``zh-Hans``, ``zh-Hant``; recorded in the report's record
+    section when not English, so that replay renders both again in it).
     """
     from agot_adjudicator.render.report import (
         Names,
@@ -192,9 +192,9 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
         if board:
             from agot_adjudicator.render.picture import render_round_svg, render_svg
 
-            picture = render_svg(result.state, ruleset, maker=maker)
+            picture = render_svg(result.state, ruleset, maker=maker, lang=lang)
             moves = render_round_svg(GameState.from_dict(run.state_doc.data), result.events, ruleset,
-                                     maker)
+                                     maker, lang=lang)
             with Names(ruleset, lang).speaking():
                 played, after = tr("The round as played"), tr("The board after the round")
             report += (f"\n![{played}]({MOVES_FILE})\n\n![{after}]({BOARD_FILE})\n"
@@ -211,7 +211,7 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
 
             # Orders on a stopped run's board are revealed (R4.5): drawn face up.
             now_picture = render_svg(result.state, ruleset, orders=True, maker=maker,
-                                     provisional=True)
+                                     provisional=True, lang=lang)
     report += record_text(run, state, fmt, maker, lang, ruleset)
     return Outputs(state, report, render_log(result.events, maker), pending, picture, moves,
                    now_state, now_picture)

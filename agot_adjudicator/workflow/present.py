@@ -166,13 +166,13 @@ def validation_board(now: BoardNow, board: Board, ruleset: Ruleset) -> tuple[Pat
 
 
 def map_svg(board: Board, ruleset: Ruleset, house: str | None = None,
-            orders: bool = False) -> str:
+            orders: bool = False, lang: str = "en") -> str:
     """``agot map``: the SVG picture of a board (:func:`load_board`; see
-    :mod:`agot_adjudicator.render.picture`)."""
+    :mod:`agot_adjudicator.render.picture`), its labels in ``lang``."""
     from agot_adjudicator.render.picture import render_svg
 
     state = board.state
     if house is not None and house not in state.houses:
         raise UsageError(f"--house {house}: not a house in play ({', '.join(state.order_of_play())})")
     return render_svg(state, ruleset, house=house, orders=orders, maker=MAKER,
-                      provisional=board.provisional)
+                      provisional=board.provisional, lang=lang)

@@ -81,15 +81,16 @@ def _played_under(state_path: Path, game_dir: str, fallback: Ruleset) -> Ruleset
     return state_ruleset(state_path, game_dir) or fallback
 
 
-def round_svg(game_dir: str, number: int | None, ruleset: Ruleset) -> str:
+def round_svg(game_dir: str, number: int | None, ruleset: Ruleset, lang: str = "en") -> str:
     """The picture of a round as played (``agot map --game DIR --round N``; default: the last
-    adjudicated round): its state with the orders as revealed, and its log's moves."""
+    adjudicated round): its state with the orders as revealed, and its log's moves; its labels
+    in ``lang``."""
     from agot_adjudicator.render.picture import render_round_svg
 
     rd = _round_folder(game_dir, number)
     ruleset = _played_under(rd.state, game_dir, ruleset)
     _, state = load_state(str(rd.state), ruleset)
-    return render_round_svg(state, read_log(rd.log), ruleset, MAKER)
+    return render_round_svg(state, read_log(rd.log), ruleset, MAKER, lang=lang)
 
 
 @dataclass
