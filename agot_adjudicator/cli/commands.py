@@ -161,11 +161,17 @@ def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tu
     return board, ruleset
 
 
-def provisional_line(board: Board) -> str:
+def provisional_line(board: Board, ruleset: Ruleset, lang: str = "en") -> str:
     """The line that tells a player a board is provisional (stdout, before the view)."""
+    from agot_adjudicator.render.report import PHASE_TITLES, Names, tr
+
     s = board.state
-    return (f"Provisional: the board as it stands in round {s.round}, stopped in the "
-            f"{s.phase} phase on pending decisions (not a record).\n")
+    with Names(ruleset, lang).speaking():
+        phase = (tr("{phase} phase", phase=s.phase) if lang == "en"
+                 else tr(PHASE_TITLES.get(s.phase, s.phase)))
+        return tr("Provisional: the board as it stands in round {round}, stopped in the "
+                  "{phase} on pending decisions (not a record).", round=s.round,
+                  phase=phase) + "\n"
 
 
 @click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -395,10 +401,11 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
               help="Show the board of game directory DIR as it stands now (a stopped round's "
                    "now.yaml, else its state.yaml) instead of STATE.")
+@lang_option("Chinese names houses, areas, orders and cards by the glossary's names.")
 @click.pass_context
 @handle_errors
 def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
-         game_dir: str | None) -> None:
+         game_dir: str | None, lang: str | None) -> None:
     """Print the board, the tracks and the houses of STATE (or --game DIR) as tables.
 
     Without --house or --public: the moderator's view, with every hand, the
@@ -413,9 +420,10 @@ def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
     if house is not None and house not in game.houses:
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
+    lang = chosen_language(lang)
     if board.provisional:
-        click.echo(provisional_line(board), nl=False)
-    click.echo(show_text(game, ruleset, house, public=public), nl=False)
+        click.echo(provisional_line(board, ruleset, lang), nl=False)
+    click.echo(show_text(game, ruleset, house, public=public, lang=lang), nl=False)
 
 
 @main.command("map", epilog=EPILOG)
@@ -478,20 +486,26 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
               help="The folder to write the site into (created; files of the same names replaced).")
 @click.option("--custom-start", is_flag=True,
               help="Accept a round-01 state that `agot new` did not write (as agot replay).")
+@lang_option("Here the default is the game's language (that of its last report), so that the "
+             "public record reads the same whoever builds it; the locale's only for a game "
+             "with no report yet.")
 @click.pass_context
 @handle_errors
-def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) -> None:
+def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool,
+         lang: str | None) -> None:
     """Write a static web site of GAME's public record: an index and a page per round.
 
     The record is first checked as `agot replay` does; a record that does not
     replay is refused with replay's message (exit 4) and nothing is written.
     """
+    from agot_adjudicator.workflow.record import game_language
     from agot_adjudicator.workflow.replay import render_replay
     from agot_adjudicator.workflow.site import build_site, check_site_output
 
     ruleset = ruleset_of(ctx)
     check_site_output(game_dir, out_dir)
-    built = build_site(game_dir, ruleset, check_new=not custom_start)
+    built = build_site(game_dir, ruleset, check_new=not custom_start,
+                       lang=lang or game_language(game_dir) or chosen_language(None))
     if not built.ok:
         click.echo(render_replay(built.replay), nl=False)
         raise DifferencesFound()

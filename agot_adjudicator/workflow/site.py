@@ -20,7 +20,7 @@ from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
-from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.state import STATE_VERSION, GameState
 from agot_adjudicator.render.report import is_record_line
 from agot_adjudicator.workflow.replay import Replay, replay_game
 from agot_adjudicator.workflow.validate import load_state
@@ -121,11 +121,44 @@ def _standing(state: GameState, ruleset: Ruleset) -> list[Any]:
     return rows
 
 
-def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> SiteBuild:
+def report_in(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset, game_dir: str,
+              lang: str) -> str:
+    """The report of round folder ``rd`` in ``lang``: its recorded ``report.md`` when written
+    in that language, else rendered again from the record as replay does (the recorded
+    submissions, ``--nmr``/``--defaults`` and ruleset; the same writer), in ``lang``."""
+    from agot_adjudicator.render.i18n import recorded_language
+    from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
+    from agot_adjudicator.workflow.present import recorded_writer
+    from agot_adjudicator.workflow.replay import _named_ruleset, _raw, recorded_options
+
+    recorded = _read(rd.report)
+    if recorded_language(recorded) == lang:
+        return recorded
+    next_data = _raw(following)
+    chain = next_data.get("chain") if isinstance(next_data, dict) else None
+    nmr, defaults = recorded_options(chain)
+    moved_from = None
+    if isinstance(chain, dict) and isinstance(chain.get("ruleset_moved"), dict):
+        moved_from = _named_ruleset(chain, ruleset, game_dir, ("ruleset_moved", "from"))
+        ruleset = _named_ruleset(next_data, ruleset, game_dir)
+    else:
+        ruleset = _named_ruleset(_raw(rd), ruleset, game_dir)
+    maker, version = (recorded_writer(next_data) if isinstance(next_data, dict)
+                      else (MAKER, STATE_VERSION))
+    run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults,
+                           moved_from)
+    return render_outputs(run, ruleset, board=True, maker=maker, state_version=version,
+                          lang=lang).report
+
+
+def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
+               lang: str = "en") -> SiteBuild:
     """Check the record with ``agot replay``; if consistent, render every page and picture.
 
     ``check_new``: round 1 must be what ``agot new`` writes (``--custom-start`` turns it
-    off). Nothing is written here: the caller writes ``files`` (all or nothing refused).
+    off). ``lang``: the pages' language; a round's report recorded in another one is
+    rendered again in it (:func:`report_in`). Nothing is written here: the caller writes
+    ``files`` (all or nothing refused).
     """
     from agot_adjudicator.render.picture import render_round_svg, render_svg
     from agot_adjudicator.render.site import (
@@ -155,7 +188,7 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> Si
             continue  # the open round, or the final state's folder
         events = read_log(rd.log) if rd.log.is_file() else []
         done = following is not None and following.state.is_file()
-        page = RoundPage(rd.number, rd.name, _read(rd.report), events,
+        page = RoundPage(rd.number, rd.name, report_in(rd, following, ruleset, game_dir, lang), events,
                          status="adjudicated" if done else "stopped on pending decisions")
         if done and following is not None:
             moves = _read(rd.moves) if rd.moves.is_file() else render_round_svg(state, events, ruleset)
@@ -175,9 +208,9 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> Si
     site = GameSite(latest.game_id, ruleset.title, latest.round, latest.phase,
                     _standing(latest, ruleset), pages, board_path, latest.winner,
                     final_event if latest.winner else None)
-    files["index.html"] = index_html(site, ruleset)
+    files["index.html"] = index_html(site, ruleset, lang)
     for page in pages:
-        files[round_file(page.number)] = round_html(site, page, ruleset)
+        files[round_file(page.number)] = round_html(site, page, ruleset, lang)
     return SiteBuild(files, replay)
 
 
