@@ -634,10 +634,11 @@ def _known_house(house: str | None, ruleset: Ruleset) -> None:
               "(save it with `agot schema orders > PATH`; a path relative to the order file, or a URL).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write the skeleton here instead of standard output.")
+@lang_option("The YAML keys and values stay ids; Chinese comments name them by the glossary.")
 @click.pass_context
 @handle_errors
 def template(ctx: click.Context, state: str | None, game_dir: str | None, house: str,
-             schema_ref: str, output: str | None) -> None:
+             schema_ref: str, output: str | None, lang: str | None) -> None:
     """Print an order file skeleton for HOUSE: its areas, legal orders and plans, as comments.
 
     Left as it is, the skeleton is a valid agot-orders/1 file that submits
@@ -645,7 +646,7 @@ def template(ctx: click.Context, state: str | None, game_dir: str | None, house:
     Westeros decks, so it may be sent to the player.
     """
     board, ruleset = board_for(ctx, state, game_dir)
-    text = template_text(board, house, ruleset, schema_ref, game_dir)
+    text = template_text(board, house, ruleset, schema_ref, game_dir, chosen_language(lang))
     if output is None:
         click.echo(text, nl=False)
         return
