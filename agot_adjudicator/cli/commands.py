@@ -571,9 +571,11 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
                    "(their sizes only).")
 @click.option("--house", metavar="HOUSE",
               help="The public view plus HOUSE's own hand.")
+@lang_option("--format json keeps its English text fields.")
 @click.pass_context
 @handle_errors
-def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str | None) -> None:
+def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str | None,
+         lang: str | None) -> None:
     """Show what differs between the states A and B, in game terms; exit 4 if anything does.
 
     Every recorded value is compared, including round, phase, seed, shuffle
@@ -581,8 +583,9 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str 
     and --house show only what may be published. Rule problems in either state
     are warnings.
     """
-    from agot_adjudicator.render.diff import render_json, render_text
+    from agot_adjudicator.render.diff import render_json, render_text, view_label
     from agot_adjudicator.render.public import view_changes
+    from agot_adjudicator.render.report import Names, tr
 
     view = _view(public, house)
     ruleset = ruleset_for(ctx, a)
@@ -591,15 +594,16 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str 
     changes = view_changes(changes, view)
     for warning in warnings:
         click.echo(f"warning: {warning} (compared anyway)", err=True)
-    render = render_json if fmt == "json" else render_text
-    text = render(changes, a, b)
-    if view is not None and fmt == "text":
-        from agot_adjudicator.render.public import view_name
-
-        text = f"{view_name(view)}: {a} → {b}\n" + text
-    elif view is not None:
-        doc = json.loads(text)
-        text = json.dumps({"view": view, **doc}, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "json":
+        text = render_json(changes, a, b)
+        if view is not None:
+            doc = json.loads(text)
+            text = json.dumps({"view": view, **doc}, indent=2, ensure_ascii=False) + "\n"
+    else:
+        with Names(ruleset, chosen_language(lang)).speaking():
+            text = render_text(changes, a, b)
+            if view is not None:
+                text = tr("{view}: {a} → {b}", view=view_label(view), a=a, b=b) + "\n" + text
     click.echo(text, nl=False)
     if changes:
         raise DifferencesFound()
@@ -1062,11 +1066,12 @@ def replay(ctx: click.Context, game_dir: str, custom_start: bool) -> None:
                    "(their sizes only); pending decisions by id and kind only.")
 @click.option("--house", metavar="HOUSE",
               help="The public view plus HOUSE's own hand and pending questions.")
+@lang_option("Also the language of the --report file.")
 @click.pass_context
 @handle_errors
 def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: str,
            output: str | None, report: str | None, nmr: tuple[str, ...],
-           defaults: bool, public: bool, house: str | None) -> None:
+           defaults: bool, public: bool, house: str | None, lang: str | None) -> None:
     """Re-run STATE with corrected or late ORDERS and show what differs from PUBLISHED.
 
     Each difference reads published → what-if. The moderator's view by default
@@ -1082,7 +1087,9 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     for out in (output, report):
         if out is not None:
             check_output(out, inputs)
-    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults, view=view)
+    lang = chosen_language(lang)
+    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults, view=view,
+                           lang=lang)
     writes = []
     if report:
         writes.append((report, outcome.outputs.report))
@@ -1098,15 +1105,17 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     if output and outcome.outputs.state is not None:
         writes.append((output, outcome.outputs.state))
     write_together(writes)
-    label = ""
-    if view is not None:
-        from agot_adjudicator.render.public import view_name
+    from agot_adjudicator.render.diff import view_label
+    from agot_adjudicator.render.report import Names, tr
 
-        label = f" ({view_name(view)})"
-    if not outcome.changes:
-        click.echo(f"no difference{label}: the corrected submissions give {published}")
-        return
-    click.echo(f"what differs from {published}{label}, published → what-if:")
+    with Names(ruleset, lang).speaking():
+        label = "" if view is None else tr(" ({view})", view=view_label(view))
+        if not outcome.changes:
+            click.echo(tr("no difference{label}: the corrected submissions give {published}",
+                          label=label, published=published))
+            return
+        click.echo(tr("what differs from {published}{label}, published → what-if:",
+                      published=published, label=label))
     for line in outcome.changes:
         click.echo(f"  {line}")
     raise DifferencesFound()
