@@ -212,6 +212,8 @@ def _value_msg(path: str, before: Any, after: Any) -> Msg:
     if len(parts) == 3 and parts[:2] == ["westeros", "revealed"]:
         return Msg("westeros.revealed.{deck}: {westeros_before} → {westeros_after}",
                    deck=parts[2], westeros_before=b, westeros_after=a)
+    if path == "westeros.revealed":
+        return Msg("westeros.revealed: {before} → {after}", before=b, after=a)
     if path == "winner.reason":
         return Msg("winner.reason: {before} → {after}", before=_reason(before), after=_reason(after))
     return Msg("{path}: {before} → {after}", path=path, before=b, after=a)
