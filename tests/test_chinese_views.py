@@ -238,7 +238,8 @@ def test_whatif_in_chinese(lang, runner, tmp_path):
                                   "--report", str(report), "--lang", lang])
     assert result.exit_code == 4, result.output
     assert result.output.startswith("与 " if lang == "zh-Hans" else "與 ")
-    left = english_words(FILE_PATH_LINE.sub(" ", result.output.replace(str(DEMO / "round-04" / "state.yaml"), "")))
+    shown = result.output.replace(str(DEMO / "round-04" / "state.yaml"), "")
+    left = english_words(FILE_PATH_LINE.sub(" ", shown))
     assert left == [], sorted(set(left))
     assert "R4.5" in report.read_text(encoding="utf-8")
     assert english_words(report.read_text(encoding="utf-8")) == []

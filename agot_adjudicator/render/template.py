@@ -457,7 +457,8 @@ def _march_plans(out: _Lines, view: _View) -> None:
     out.notes(tr("  Marches (R5.3), in the order you want them resolved. moves: {shape}, e.g.\n"
                  "  {example}; at most one move into another house's\n"
                  "  units or a neutral force (one battle, R5.3, R5.7); {none} = move nothing.",
-                 shape="{AREA: [units]}" if _english() else "{AREA: [UNIT, ...]}", example="{karhold: [knight], castle_black: [footman]}",
+                 shape="{AREA: [units]}" if _english() else "{AREA: [UNIT, ...]}",
+                 example="{karhold: [knight], castle_black: [footman]}",
                  none="{}"))
     out.note(tr("  leave_power_token: keep control of a land area you leave (R5.5; available power "
                 "{power}).", power=view.hs.power))
