@@ -321,3 +321,23 @@ def test_a_chinese_template_is_the_same_order_file(lang, runner, tmp_path):
     orders.write_text(filled, encoding="utf-8")
     result = runner.invoke(main, ["validate", str(path), str(orders)])
     assert result.exit_code == 0, result.output
+
+
+def test_a_provisional_board_is_said_so_in_chinese():
+    from agot_adjudicator.cli.commands import provisional_line
+    from agot_adjudicator.workflow.present import Board
+
+    s = state(4)
+    board = Board(doc=None, state=s, provisional=True)  # type: ignore[arg-type]
+    assert provisional_line(board, _ruleset()) == (
+        "Provisional: the board as it stands in round 4, stopped in the westeros phase on "
+        "pending decisions (not a record).\n")
+    line = provisional_line(board, _ruleset(), "zh-Hans")
+    assert line.startswith("临时：第 4 回合") and "维斯特洛阶段" in line
+    assert english_words(line) == []
+
+
+def test_the_chinese_site_is_the_same_bytes_twice(chinese_site):
+    lang, files = chinese_site
+    again = build_site(str(DEMO), _ruleset(), lang=lang).files
+    assert again == files
