@@ -20,6 +20,8 @@ ALLOWED = re.compile(r"""
     | sha256 | SHA-256
     | [\w.-]+\.(?:yaml|yml|svg|png|md|txt|eml|jsonl|html|json)  # file names
     | agot(?:/[\d.]+)? | agot-[a-z-]+/\d+      # the program, its formats
+    | (?<=agot\ )[a-z]+                        # its commands (agot replay)
+    | (?<=[\s、（(：，])[a-z](?=[\s、）)])         # a key to press (p、n 和 i; 快捷键：p 上一回合)
     | zh-Hans | zh-Hant | en
     | https?://\S+
     | [IV]{1,3}                                # deck numbers I, II, III

@@ -108,3 +108,24 @@ def test_a_record_that_does_not_replay_is_not_copied(tmp_path, runner):
     result = runner.invoke(main, ["replay", str(game), "--lang", "zh-Hant", "-o", str(out)])
     assert result.exit_code == 4
     assert not out.exists()
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+def test_the_site_in_chinese_has_chinese_pages_and_pictures(lang):
+    """The web record of the (English) demo in Chinese: pages, and the pictures they embed,
+    written again in the site's language."""
+    from english_scan import html_text
+
+    from agot_adjudicator.workflow.site import build_site
+
+    built = build_site(str(DEMO), load_ruleset(), lang=lang)
+    assert built.ok
+    left = {}
+    for name, text in built.files.items():
+        shown = svg_text(text) if name.endswith(".svg") else html_text(text) \
+            if name.endswith(".html") else None
+        words = english_words(shown, also=["demo"]) if shown is not None else []
+        if words:
+            left[name] = words[:12]
+    assert any(name.endswith("moves.svg") for name in built.files)
+    assert left == {}

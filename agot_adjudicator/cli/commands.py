@@ -161,11 +161,17 @@ def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tu
     return board, ruleset
 
 
-def provisional_line(board: Board) -> str:
+def provisional_line(board: Board, ruleset: Ruleset, lang: str = "en") -> str:
     """The line that tells a player a board is provisional (stdout, before the view)."""
+    from agot_adjudicator.render.report import PHASE_TITLES, Names, tr
+
     s = board.state
-    return (f"Provisional: the board as it stands in round {s.round}, stopped in the "
-            f"{s.phase} phase on pending decisions (not a record).\n")
+    with Names(ruleset, lang).speaking():
+        phase = (tr("{phase} phase", phase=s.phase) if lang == "en"
+                 else tr(PHASE_TITLES.get(s.phase, s.phase)))
+        return tr("Provisional: the board as it stands in round {round}, stopped in the "
+                  "{phase} on pending decisions (not a record).", round=s.round,
+                  phase=phase) + "\n"
 
 
 @click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -395,10 +401,11 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
 @click.option("--game", "game_dir", type=click.Path(file_okay=False),
               help="Show the board of game directory DIR as it stands now (a stopped round's "
                    "now.yaml, else its state.yaml) instead of STATE.")
+@lang_option("Chinese names houses, areas, orders and cards by the glossary's names.")
 @click.pass_context
 @handle_errors
 def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
-         game_dir: str | None) -> None:
+         game_dir: str | None, lang: str | None) -> None:
     """Print the board, the tracks and the houses of STATE (or --game DIR) as tables.
 
     Without --house or --public: the moderator's view, with every hand, the
@@ -413,9 +420,10 @@ def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
     if house is not None and house not in game.houses:
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
+    lang = chosen_language(lang)
     if board.provisional:
-        click.echo(provisional_line(board), nl=False)
-    click.echo(show_text(game, ruleset, house, public=public), nl=False)
+        click.echo(provisional_line(board, ruleset, lang), nl=False)
+    click.echo(show_text(game, ruleset, house, public=public, lang=lang), nl=False)
 
 
 @main.command("map", epilog=EPILOG)
@@ -486,20 +494,26 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
               help="The folder to write the site into (created; files of the same names replaced).")
 @click.option("--custom-start", is_flag=True,
               help="Accept a round-01 state that `agot new` did not write (as agot replay).")
+@lang_option("Here the default is the game's language (that of its last report), so that the "
+             "public record reads the same whoever builds it; the locale's only for a game "
+             "with no report yet.")
 @click.pass_context
 @handle_errors
-def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool) -> None:
+def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool,
+         lang: str | None) -> None:
     """Write a static web site of GAME's public record: an index and a page per round.
 
     The record is first checked as `agot replay` does; a record that does not
     replay is refused with replay's message (exit 4) and nothing is written.
     """
+    from agot_adjudicator.workflow.record import game_language
     from agot_adjudicator.workflow.replay import render_replay
     from agot_adjudicator.workflow.site import build_site, check_site_output
 
     ruleset = ruleset_of(ctx)
     check_site_output(game_dir, out_dir)
-    built = build_site(game_dir, ruleset, check_new=not custom_start)
+    built = build_site(game_dir, ruleset, check_new=not custom_start,
+                       lang=lang or game_language(game_dir) or chosen_language(None))
     if not built.ok:
         click.echo(render_replay(built.replay), nl=False)
         raise DifferencesFound()
@@ -565,9 +579,11 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
                    "(their sizes only).")
 @click.option("--house", metavar="HOUSE",
               help="The public view plus HOUSE's own hand.")
+@lang_option("--format json keeps its English text fields.")
 @click.pass_context
 @handle_errors
-def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str | None) -> None:
+def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str | None,
+         lang: str | None) -> None:
     """Show what differs between the states A and B, in game terms; exit 4 if anything does.
 
     Every recorded value is compared, including round, phase, seed, shuffle
@@ -575,8 +591,9 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str 
     and --house show only what may be published. Rule problems in either state
     are warnings.
     """
-    from agot_adjudicator.render.diff import render_json, render_text
+    from agot_adjudicator.render.diff import render_json, render_text, view_label
     from agot_adjudicator.render.public import view_changes
+    from agot_adjudicator.render.report import Names, tr
 
     view = _view(public, house)
     ruleset = ruleset_for(ctx, a)
@@ -585,15 +602,16 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str 
     changes = view_changes(changes, view)
     for warning in warnings:
         click.echo(f"warning: {warning} (compared anyway)", err=True)
-    render = render_json if fmt == "json" else render_text
-    text = render(changes, a, b)
-    if view is not None and fmt == "text":
-        from agot_adjudicator.render.public import view_name
-
-        text = f"{view_name(view)}: {a} → {b}\n" + text
-    elif view is not None:
-        doc = json.loads(text)
-        text = json.dumps({"view": view, **doc}, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "json":
+        text = render_json(changes, a, b)
+        if view is not None:
+            doc = json.loads(text)
+            text = json.dumps({"view": view, **doc}, indent=2, ensure_ascii=False) + "\n"
+    else:
+        with Names(ruleset, chosen_language(lang)).speaking():
+            text = render_text(changes, a, b)
+            if view is not None:
+                text = tr("{view}: {a} → {b}", view=view_label(view), a=a, b=b) + "\n" + text
     click.echo(text, nl=False)
     if changes:
         raise DifferencesFound()
@@ -628,10 +646,11 @@ def _known_house(house: str | None, ruleset: Ruleset) -> None:
               "(save it with `agot schema orders > PATH`; a path relative to the order file, or a URL).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write the skeleton here instead of standard output.")
+@lang_option("The YAML keys and values stay ids; Chinese comments name them by the glossary.")
 @click.pass_context
 @handle_errors
 def template(ctx: click.Context, state: str | None, game_dir: str | None, house: str,
-             schema_ref: str, output: str | None) -> None:
+             schema_ref: str, output: str | None, lang: str | None) -> None:
     """Print an order file skeleton for HOUSE: its areas, legal orders and plans, as comments.
 
     Left as it is, the skeleton is a valid agot-orders/1 file that submits
@@ -639,7 +658,7 @@ def template(ctx: click.Context, state: str | None, game_dir: str | None, house:
     Westeros decks, so it may be sent to the player.
     """
     board, ruleset = board_for(ctx, state, game_dir)
-    text = template_text(board, house, ruleset, schema_ref, game_dir)
+    text = template_text(board, house, ruleset, schema_ref, game_dir, chosen_language(lang))
     if output is None:
         click.echo(text, nl=False)
         return
@@ -1084,11 +1103,12 @@ def check_copy_output(game_dir: str, out_dir: str) -> None:
                    "(their sizes only); pending decisions by id and kind only.")
 @click.option("--house", metavar="HOUSE",
               help="The public view plus HOUSE's own hand and pending questions.")
+@lang_option("Also the language of the --report file.")
 @click.pass_context
 @handle_errors
 def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: str,
            output: str | None, report: str | None, nmr: tuple[str, ...],
-           defaults: bool, public: bool, house: str | None) -> None:
+           defaults: bool, public: bool, house: str | None, lang: str | None) -> None:
     """Re-run STATE with corrected or late ORDERS and show what differs from PUBLISHED.
 
     Each difference reads published → what-if. The moderator's view by default
@@ -1104,7 +1124,9 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     for out in (output, report):
         if out is not None:
             check_output(out, inputs)
-    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults, view=view)
+    lang = chosen_language(lang)
+    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults, view=view,
+                           lang=lang)
     writes = []
     if report:
         writes.append((report, outcome.outputs.report))
@@ -1120,15 +1142,17 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
     if output and outcome.outputs.state is not None:
         writes.append((output, outcome.outputs.state))
     write_together(writes)
-    label = ""
-    if view is not None:
-        from agot_adjudicator.render.public import view_name
+    from agot_adjudicator.render.diff import view_label
+    from agot_adjudicator.render.report import Names, tr
 
-        label = f" ({view_name(view)})"
-    if not outcome.changes:
-        click.echo(f"no difference{label}: the corrected submissions give {published}")
-        return
-    click.echo(f"what differs from {published}{label}, published → what-if:")
+    with Names(ruleset, lang).speaking():
+        label = "" if view is None else tr(" ({view})", view=view_label(view))
+        if not outcome.changes:
+            click.echo(tr("no difference{label}: the corrected submissions give {published}",
+                          label=label, published=published))
+            return
+        click.echo(tr("what differs from {published}{label}, published → what-if:",
+                      published=published, label=label))
     for line in outcome.changes:
         click.echo(f"  {line}")
     raise DifferencesFound()

@@ -36,6 +36,9 @@ FIELD_KINDS: Mapping[str, str] = {
     "westeros_card": "westeros_card",
     "track": "track", "tracks": "track",
     "influence_token": "token",
+    "houses_before": "house", "houses_after": "house", "cards_before": "house_card",
+    "cards_after": "house_card", "order_before": "order", "order_after": "order",
+    "westeros_before": "westeros_card", "westeros_after": "westeros_card",
 }
 """A field's name → the glossary kind of the ids it holds (a value, or a list of values).
 A field whose name is not here is written as it is (numbers, nested :class:`Msg`, free text);

@@ -27,6 +27,9 @@ from typing import Any
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import Msg
+from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.render.report import house, lang, say, tr
 
 GROUPS = ("game", "tracks", "houses", "areas", "control", "westeros")
 """Groups of changes, in output order."""
@@ -35,6 +38,21 @@ _TOP_GROUP = {"tracks": "tracks", "wildling_threat": "tracks", "used_this_round"
               "restrictions": "tracks", "houses": "houses", "areas": "areas",
               "westeros": "westeros"}
 _PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships"}
+GROUP_NAMES = (N_("game"), N_("tracks"), N_("houses"), N_("areas"), N_("control"),
+               N_("westeros"))
+"""The groups' headings, for the catalogs."""
+PHASES = {"westeros": N_("westeros"), "planning": N_("planning"), "action": N_("action"),
+          "ended": N_("ended")}
+"""A state's phases, said as its ``phase:`` value (``westeros`` is also a group's heading)."""
+LABELS = (N_("expected"), N_("recorded"), N_("published"), N_("what-if"))
+"""The sides :func:`explain_state_texts` compares, as replay and whatif name them."""
+PILES = {"hand": N_("hand"), "discards": N_("discards")}
+_ON_BOARD = {"footman": N_("{house}: footmen on the board ×{before} → ×{after}"),
+             "knight": N_("{house}: knights on the board ×{before} → ×{after}"),
+             "ship": N_("{house}: ships on the board ×{before} → ×{after}")}
+_UNIT_COUNT = {("footman", 1): N_("{count} footman"), ("footman", 2): N_("{count} footmen"),
+               ("knight", 1): N_("{count} knight"), ("knight", 2): N_("{count} knights"),
+               ("ship", 1): N_("{count} ship"), ("ship", 2): N_("{count} ships")}
 
 
 @dataclass(frozen=True)
@@ -71,6 +89,19 @@ def show_value(value: Any) -> str:
     if isinstance(value, dict):
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
     return str(value)
+
+
+def said_value(value: Any) -> Any:
+    """A value as a :class:`~agot_adjudicator.model.text.Msg` field: English as
+    :func:`show_value` writes it; none, true and false said in the reader's language, a list
+    of ids kept as a list (named by the field's kind)."""
+    if value is None or value == []:
+        return Msg("(none)")
+    if isinstance(value, bool):
+        return Msg("true") if value else Msg("false")
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return show_value(value)
 
 
 def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:
@@ -134,7 +165,7 @@ class _Builder:
     def add(self, group: str, path: str, before: Any, after: Any, text: str | None = None,
             covers: Iterable[str] = ()) -> None:
         if text is None:
-            text = f"{path}: {show_value(before)} → {show_value(after)}"
+            text = _value_msg(path, before, after)
         self.changes.append(Change(group, path, before, after, text))
         self.covered.extend(covers)
 
@@ -144,15 +175,75 @@ class _Builder:
             self.add(group, path, before, after, covers=[path])
 
 
-def _neutral_text(nf: Mapping[str, Any] | None) -> str:
+def _value_msg(path: str, before: Any, after: Any) -> Msg:
+    """``path: before → after`` as a sentence the reader's language can say: a path the
+    game names (a track, a house's power, a deck...) in words, any other by its file path."""
+    parts = path.split(".")
+    b, a = said_value(before), said_value(after)
+    if path == "round":
+        return Msg("round: {before} → {after}", before=b, after=a)
+    if path == "phase":
+        return Msg("phase: {before} → {after}",
+                   before=Msg(PHASES[before]) if before in PHASES else b,
+                   after=Msg(PHASES[after]) if after in PHASES else a)
+    if path == "game.seed":
+        return Msg("game.seed: {before} → {after}", before=b, after=a)
+    if path == "wildling_threat":
+        return Msg("wildling_threat: {before} → {after}", before=b, after=a)
+    if path == "restrictions":
+        return Msg("restrictions: {westeros_before} → {westeros_after}", westeros_before=b,
+                   westeros_after=a)
+    if path == "westeros.shuffles":
+        return Msg("westeros.shuffles: {before} → {after}", before=b, after=a)
+    if len(parts) == 2 and parts[0] == "tracks":
+        return Msg("tracks.{track}: {houses_before} → {houses_after}", track=parts[1],
+                   houses_before=b, houses_after=a)
+    if len(parts) == 2 and parts[0] == "used_this_round":
+        return Msg("used_this_round.{influence_token}: {before} → {after}",
+                   influence_token=parts[1], before=b, after=a)
+    if len(parts) == 3 and parts[0] == "houses" and parts[2] == "power":
+        return Msg("houses.{house}.power: {before} → {after}", house=parts[1], before=b, after=a)
+    if len(parts) == 3 and parts[0] == "houses" and parts[2] == "supply":
+        return Msg("houses.{house}.supply: {before} → {after}", house=parts[1], before=b,
+                   after=a)
+    if len(parts) == 3 and parts[:2] == ["westeros", "decks"]:
+        return Msg("westeros.decks.{deck}: {westeros_before} → {westeros_after}", deck=parts[2],
+                   westeros_before=b, westeros_after=a)
+    if len(parts) == 3 and parts[:2] == ["westeros", "revealed"]:
+        return Msg("westeros.revealed.{deck}: {westeros_before} → {westeros_after}",
+                   deck=parts[2], westeros_before=b, westeros_after=a)
+    if path == "westeros.revealed":
+        return Msg("westeros.revealed: {before} → {after}", before=b, after=a)
+    if path == "winner.reason":
+        return Msg("winner.reason: {before} → {after}", before=_reason(before), after=_reason(after))
+    return Msg("{path}: {before} → {after}", path=path, before=b, after=a)
+
+
+def _reason(value: Any) -> Any:
+    """A winner's recorded reason as a sentence the reader's language can say (the engine's
+    reasons: :data:`~agot_adjudicator.render.views.WINNER_REASONS`), else as it is."""
+    from agot_adjudicator.render.views import WINNER_REASONS
+
+    for pattern, message, names in WINNER_REASONS:
+        found = pattern.fullmatch(str(value))
+        if found:
+            return Msg(message, **dict(zip(names, found.groups(), strict=True)))
+    return said_value(value)
+
+
+def _units_msg(units: list[str]) -> list[Msg]:
+    c = Counter(units)
+    return [Msg(_UNIT_COUNT[u, 1 if c[u] == 1 else 2], count=c[u]) for u in UNIT_TYPES if c[u]]
+
+
+def _neutral_text(nf: Mapping[str, Any] | None) -> Any:
     if nf is None:
-        return "(none)"
-    text = str(nf["strength"])
-    if nf.get("house"):
-        c = Counter(nf.get("units", []))
-        units = ", ".join(f"{c[u]} {u if c[u] == 1 else _PLURAL[u]}" for u in UNIT_TYPES if c[u])
-        text += f" ({nf['house']}: {units or 'no units'})"
-    return text
+        return Msg("(none)")
+    if not nf.get("house"):
+        return str(nf["strength"])
+    units = _units_msg(list(nf.get("units", [])))
+    return Msg("{strength} ({house}: {units})", strength=nf["strength"], house=nf["house"],
+               units=units or Msg("no units"))
 
 
 def _area_changes(b: _Builder, area_id: str, ea: Mapping[str, Any], eb: Mapping[str, Any]) -> None:
@@ -161,25 +252,35 @@ def _area_changes(b: _Builder, area_id: str, ea: Mapping[str, Any], eb: Mapping[
         return
     houses = [h for h in (ea.get("house"), eb.get("house")) if h is not None]
     houses = [h for i, h in enumerate(houses) if h not in houses[:i]]
-    for key, label in (("units", ""), ("routed", "routed ")):
-        for house in houses:
-            before = ea.get(key, []) if ea.get("house") == house else []
-            after = eb.get(key, []) if eb.get("house") == house else []
+    templates = {"units": N_("{area}: {house} {unit} ×{before} → ×{after}"),
+                 "routed": N_("{area}: {house} routed {unit} ×{before} → ×{after}")}
+    for key in ("units", "routed"):
+        for owner in houses:
+            before = ea.get(key, []) if ea.get("house") == owner else []
+            after = eb.get(key, []) if eb.get("house") == owner else []
             for unit in UNIT_TYPES:
                 ca, cb = _count(before, unit), _count(after, unit)
                 if ca != cb:
                     b.add("areas", f"{base}.{key}", ca, cb,
-                          f"{area_id}: {house} {label}{unit} ×{ca} → ×{cb}",
+                          Msg(templates[key], area=area_id, house=owner, unit=unit, before=ca,
+                              after=cb),
                           covers=[f"{base}.{key}", f"{base}.house"])
-    for key, label in (("order", "order"), ("power_token", "power token")):
-        if ea.get(key) != eb.get(key):
-            b.add("areas", f"{base}.{key}", ea.get(key), eb.get(key),
-                  f"{area_id}: {label} {show_value(ea.get(key))} → {show_value(eb.get(key))}",
-                  covers=[f"{base}.{key}"])
+    if ea.get("order") != eb.get("order"):
+        b.add("areas", f"{base}.order", ea.get("order"), eb.get("order"),
+              Msg("{area}: order {order_before} → {order_after}", area=area_id,
+                  order_before=said_value(ea.get("order")), order_after=said_value(eb.get("order"))),
+              covers=[f"{base}.order"])
+    if ea.get("power_token") != eb.get("power_token"):
+        b.add("areas", f"{base}.power_token", ea.get("power_token"), eb.get("power_token"),
+              Msg("{area}: power token {houses_before} → {houses_after}", area=area_id,
+                  houses_before=said_value(ea.get("power_token")),
+                  houses_after=said_value(eb.get("power_token"))),
+              covers=[f"{base}.power_token"])
     na, nb = ea.get("neutral_force"), eb.get("neutral_force")
     if na != nb:
         b.add("areas", f"{base}.neutral_force", na, nb,
-              f"{area_id}: neutral force {_neutral_text(na)} → {_neutral_text(nb)}",
+              Msg("{area}: neutral force {before} → {after}", area=area_id,
+                  before=_neutral_text(na), after=_neutral_text(nb)),
               covers=[f"{base}.neutral_force"])
 
 
@@ -189,12 +290,18 @@ def _cards(b: _Builder, house: str, key: str, before: list[str], after: list[str
         return
     lost = [c for c in before if c not in after]
     gained = [c for c in after if c not in before]
-    if lost or gained or sorted(before) != sorted(after):
-        parts = [f"−{c}" for c in lost] + [f"+{c}" for c in gained]
-        detail = ", ".join(parts) if parts else "same cards, other counts"
-        text = f"{path}: {detail} ({show_value(before)} → {show_value(after)})"
+    fields = dict(house=house, pile=Msg(PILES[key]), cards_before=said_value(before),
+                  cards_after=said_value(after))
+    if lost or gained:
+        text = Msg("houses.{house}.{pile}: {changes} ({cards_before} → {cards_after})",
+                   changes=[Msg("−{card}", card=c) for c in lost]
+                   + [Msg("+{card}", card=c) for c in gained], **fields)
+    elif sorted(before) != sorted(after):
+        text = Msg("houses.{house}.{pile}: same cards, other counts ({cards_before} → "
+                   "{cards_after})", **fields)
     else:
-        text = f"{path}: same cards in another order ({show_value(before)} → {show_value(after)})"
+        text = Msg("houses.{house}.{pile}: same cards in another order ({cards_before} → "
+                   "{cards_after})", **fields)
     b.add("houses", path, before, after, text, covers=[path])
 
 
@@ -220,25 +327,28 @@ def diff_states(a: GameState, b: GameState, ruleset: Ruleset) -> list[Change]:
     # houses.
     ha, hb = da["houses"], db["houses"]
     houses = _ordered(ruleset.houses, ha, hb)
-    for house in houses:
-        path = f"houses.{house}"
-        if (house in ha) != (house in hb):
-            out.add("houses", path, house in ha, house in hb,
-                    f"{path}: {'in play' if house in ha else 'not in play'} → "
-                    f"{'in play' if house in hb else 'not in play'}", covers=[path])
+    def in_play(here: bool) -> Msg:
+        return Msg("in play") if here else Msg("not in play")
+
+    for owner in houses:
+        path = f"houses.{owner}"
+        if (owner in ha) != (owner in hb):
+            out.add("houses", path, owner in ha, owner in hb,
+                    Msg("houses.{house}: {before} → {after}", house=owner,
+                        before=in_play(owner in ha), after=in_play(owner in hb)), covers=[path])
             continue
         for key in ("power", "supply"):
             out.value("houses", da, db, f"{path}.{key}")
         for key in ("hand", "discards"):
-            _cards(out, house, key, ha[house].get(key, []), hb[house].get(key, []))
+            _cards(out, owner, key, ha[owner].get(key, []), hb[owner].get(key, []))
     aa, ab = da["areas"], db["areas"]
-    for house in houses:
+    for owner in houses:
         for unit in UNIT_TYPES:
-            ca = sum(_count(v.get("units", []), unit) for v in aa.values() if v.get("house") == house)
-            cb = sum(_count(v.get("units", []), unit) for v in ab.values() if v.get("house") == house)
+            ca = sum(_count(v.get("units", []), unit) for v in aa.values() if v.get("house") == owner)
+            cb = sum(_count(v.get("units", []), unit) for v in ab.values() if v.get("house") == owner)
             if ca != cb:
-                out.add("houses", f"board.{house}.{unit}", ca, cb,
-                        f"{house}: {_PLURAL[unit]} on the board ×{ca} → ×{cb}")
+                out.add("houses", f"board.{owner}.{unit}", ca, cb,
+                        Msg(_ON_BOARD[unit], house=owner, before=ca, after=cb))
     # areas, then control derived from them.
     for area_id in _ordered(ruleset.area_ids, aa, ab):
         _area_changes(out, area_id, aa.get(area_id, {}), ab.get(area_id, {}))
@@ -246,7 +356,8 @@ def diff_states(a: GameState, b: GameState, ruleset: Ruleset) -> list[Change]:
         ca, cb = controller(a, ruleset, area_id), controller(b, ruleset, area_id)
         if ca != cb:
             out.add("control", f"control.{area_id}", ca, cb,
-                    f"control: {area_id} {show_value(ca)} → {show_value(cb)}")
+                    Msg("control: {area} {houses_before} → {houses_after}", area=area_id,
+                        houses_before=said_value(ca), houses_after=said_value(cb)))
     # westeros.
     for deck in DECKS:
         out.value("westeros", da, db, f"westeros.decks.{deck}")
@@ -267,32 +378,49 @@ def diff_states(a: GameState, b: GameState, ruleset: Ruleset) -> list[Change]:
 
 
 def render_text(changes: list[Change], a_name: str = "A", b_name: str = "B") -> str:
-    """The changes as readable text, one group heading per group present."""
+    """The changes as readable text, one group heading per group present (in the language of
+    the current :class:`~agot_adjudicator.render.report.Names`, English outside one)."""
     if not changes:
-        return f"no differences between {a_name} and {b_name}\n"
+        return tr("no differences between {a} and {b}", a=a_name, b=b_name) + "\n"
     lines = [f"--- {a_name}", f"+++ {b_name}", *render_lines(changes)]
-    n = len(changes)
-    lines.append(f"{n} difference{'s' if n != 1 else ''}")
+    lines.append(differences(len(changes)))
     return "\n".join(lines) + "\n"
 
 
+def differences(n: int) -> str:
+    """``1 difference``, ``3 differences``."""
+    return tr(N_("{count} difference") if n == 1 else N_("{count} differences"), count=n)
+
+
 def render_json(changes: list[Change], a_name: str = "A", b_name: str = "B") -> str:
-    """The changes as one JSON document: ``{a, b, equal, changes: [{group, path, before, after, text}]}``."""
+    """The changes as one JSON document: ``{a, b, equal, changes: [{group, path, before, after, text}]}``
+    (``text`` in English: the JSON is for programs)."""
     doc = {"a": a_name, "b": b_name, "equal": not changes,
            "changes": [c.to_dict() for c in changes]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def render_lines(changes: list[Change]) -> list[str]:
-    """The changes as lines: a ``group:`` heading per group, then one indented line per change."""
+    """The changes as lines: a ``group:`` heading per group, then one indented line per change
+    (said in the current language: :func:`~agot_adjudicator.render.report.say`)."""
     lines: list[str] = []
     group = None
     for change in changes:
         if change.group != group:
             group = change.group
-            lines.append(f"{group}:")
-        lines.append(f"  {change.text}")
+            lines.append(tr("{heading}:", heading=tr(group)))
+        lines.append(f"  {say(change.text)}")
     return lines
+
+
+def view_label(view: str | None) -> str:
+    """How a view is labelled (:func:`agot_adjudicator.render.public.view_name`), in the
+    current language."""
+    if view is None:
+        return tr("moderator's view (secrets included)")
+    if view == "public":
+        return tr("public view")
+    return tr("{house}'s view", house=view if lang() == "en" else house(view))
 
 
 def explain_state_texts(expected: str, recorded: str, ruleset: Ruleset,
@@ -326,14 +454,14 @@ def explain_state_texts(expected: str, recorded: str, ruleset: Ruleset,
         if not found:
             states.append(GameState.from_dict(doc.data))
     if problems:
-        return [f"not comparable as states: {p}" for p in problems]
+        return [tr("not comparable as states: {problem}", problem=p) for p in problems]
     changes = diff_states(states[0], states[1], ruleset)
     if keep is not None:
         changes = keep(changes)
         if not changes:
             return []
     if not changes:
-        return [f"{name}: same values; the texts differ only in layout or comments"]
-    n = len(changes)
-    return [f"{name}: {n} difference{'s' if n != 1 else ''} ({labels[0]} → {labels[1]})",
+        return [tr("{name}: same values; the texts differ only in layout or comments", name=name)]
+    return [tr("{name}: {differences} ({before} → {after})", name=name,
+               differences=differences(len(changes)), before=tr(labels[0]), after=tr(labels[1])),
             *render_lines(changes)]

@@ -154,7 +154,7 @@ def _house_name(house: str | None) -> str:
     return names.glossary("house", house) if house in names.ruleset.glossary.ids("house") else house
 
 
-def _letter(house: str) -> str:
+def house_letter(house: str) -> str:
     """The letter on a house's badges, shields and tokens: ``S`` for Stark in English, the
     first character of its glossary name in Chinese (史)."""
     names = speaker()
@@ -352,7 +352,7 @@ def _defs() -> str:
 def _badge(x: float, y: float, house: str, size: float = 16) -> str:
     """A house badge: a square in the house colour with its letter, centred on (x, y)."""
     fill, ink, _ = house_style(house)
-    letter = _letter(house)
+    letter = house_letter(house)
     half = size / 2
     return (_el("rect", [("x", x - half), ("y", y - half), ("width", size), ("height", size),
                          ("rx", 3), ("fill", fill), ("stroke", "#000000"), ("stroke-width", 1)])
@@ -432,7 +432,7 @@ def _crown(x: float, y: float) -> str:
 def _shield(x: float, y: float, house: str) -> str:
     """The home shield of ``house`` (R5.6); (x, y) is the top-left corner."""
     fill, ink, _ = house_style(house)
-    letter = _letter(house)
+    letter = house_letter(house)
     d = f"M{_n(x)} {_n(y)}h16v8q0 7-8 10q-8-3-8-10Z"
     return (_el("path", [("d", d), ("fill", fill), ("stroke", "#000000"), ("stroke-width", 1.2)])
             + _text(x + 8, y + 11, letter, 10, anchor="middle", weight="bold", fill=ink))
@@ -441,7 +441,7 @@ def _shield(x: float, y: float, house: str) -> str:
 def _power_token(x: float, y: float, house: str) -> str:
     """A power token (R5.5): a double ring in the house colour with its letter."""
     fill, ink, _ = house_style(house)
-    letter = _letter(house)
+    letter = house_letter(house)
     return (_el("circle", [("cx", x), ("cy", y), ("r", 9), ("fill", fill), ("stroke", "#000000"),
                            ("stroke-width", 1.2)])
             + _el("circle", [("cx", x), ("cy", y), ("r", 6.5), ("fill", "none"), ("stroke", ink),
@@ -460,7 +460,7 @@ def _order_token(x: float, y: float, label: str | None, house: str) -> str:
     """An order token: face up with its label, or face down (``label`` None) showing the house."""
     if label is None:
         fill, ink, _ = house_style(house)
-        letter = _letter(house)
+        letter = house_letter(house)
         return (_el("circle", [("cx", x), ("cy", y), ("r", 14), ("fill", "#4a4a4a"),
                                ("stroke", "#000000"), ("stroke-width", 1.2)])
                 + _el("circle", [("cx", x), ("cy", y), ("r", 6), ("fill", fill),
@@ -725,7 +725,7 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, house: str | None,
         for pos, h in enumerate(order):
             cx = x + pos * 66
             fill, ink, _ = house_style(h)
-            letter = _letter(h)
+            letter = house_letter(h)
             out.append(_el("rect", [("x", cx), ("y", y + 6), ("width", 62), ("height", 30),
                                     ("rx", 4), ("fill", fill), ("stroke", "#000000"),
                                     ("stroke-width", 1), ("data-position", pos + 1),
@@ -895,7 +895,7 @@ def _legend(ruleset: Ruleset, x: float, y: float, round_play: bool = False) -> t
             (lambda y: _arrow((x, y, x + 54, y), "tyrell", dash="2 4", width=2.5),
              tr("raid and the order it removed (R5.2)")),
             (lambda y: _label(x + 27, y, "⚔ 3–2", BATTLE_INK), tr("battle: winner and strengths (R6.6)")),
-            (lambda y: _label(x + 27, y, f"✕ {_letter('tyrell')} 1", BATTLE_INK),
+            (lambda y: _label(x + 27, y, f"✕ {house_letter('tyrell')} 1", BATTLE_INK),
              tr("units destroyed, by house letter")),
         ]
     for glyphs, label in rows:
@@ -1221,7 +1221,7 @@ def _round_overlay(play: RoundPlay, ruleset: Ruleset) -> str:
         if area not in play.destroyed:
             continue
         box = area_box(known[area])
-        text = tr("; ").join(f"{_letter(h)} {_units_text(units)}" for h, units in play.destroyed[area])
+        text = tr("; ").join(f"{house_letter(h)} {_units_text(units)}" for h, units in play.destroyed[area])
         out.append(f"<g class=\"destroyed\" data-area=\"{area}\">"
                    + _label((box[0] + box[2]) / 2, box[3] - 4, "✕ " + text, BATTLE_INK) + "</g>")
     out.append("</g>")

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from agot_adjudicator.engine.decisions import PendingDecision
 from agot_adjudicator.io.writing import dump_yaml
+from agot_adjudicator.model.text import Msg
 from agot_adjudicator.render.diff import Change
 
 PUBLIC = "public"
@@ -65,7 +66,8 @@ def view_changes(changes: Sequence[Change], view: str | None) -> list[Change]:
             if before != after and before is not None and after is not None:
                 path = f"houses.{owner}.hand"
                 out.append(Change(change.group, path, before, after,
-                                  f"{path}: {before} → {after} cards"))
+                                  Msg("houses.{house}.hand: {before} → {after} cards",
+                                      house=owner, before=before, after=after)))
             continue
         out.append(change)
     return out

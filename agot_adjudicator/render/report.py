@@ -38,9 +38,9 @@ from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import FIELD_KINDS, Msg
+from agot_adjudicator.render.areas import AreaLabels, area_rows, units_text
 from agot_adjudicator.render.i18n import N_, translator
 from agot_adjudicator.render.tables import columns, table
-from agot_adjudicator.render.views import AreaLabels, area_rows, units_text
 
 PHASE_TITLES = {"westeros": N_("Westeros phase"), "planning": N_("Planning phase"),
                 "action": N_("Action phase"), "ended": N_("End of the game")}

@@ -17,8 +17,19 @@ from html import escape
 from typing import Any
 
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
-from agot_adjudicator.render.picture import TRACK_NAMES, house_style, round_play
-from agot_adjudicator.render.report import PHASE_TITLES, Names, event_line
+from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.render.picture import TRACK_NAMES, house_letter, house_style, round_play
+from agot_adjudicator.render.report import (
+    PHASE_TITLES,
+    Names,
+    event_line,
+    house,
+    lang,
+    report_title,
+    sep,
+    tr,
+)
+from agot_adjudicator.render.views import winner_reason
 
 STYLESHEET = "style.css"
 STYLE = """\
@@ -220,35 +231,60 @@ def round_file(number: int) -> str:
     return f"round-{number:02d}.html"
 
 
-def _page(title: str, body: str, prev_link: str = "", next_link: str = "") -> str:
+def _page(title: str, body: str, prev_link: str = "", next_link: str = "", lang: str = "en") -> str:
     links = ['<link rel="stylesheet" href="style.css">']
     if prev_link:
         links.append(f'<link rel="prev" href="{escape(prev_link)}">')
     if next_link:
         links.append(f'<link rel="next" href="{escape(next_link)}">')
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    return (f"<!DOCTYPE html>\n<html lang=\"{escape(lang)}\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{escape(title)}</title>\n" + "\n".join(links) + "\n</head>\n<body>\n"
             + body + "\n</body>\n</html>\n")
 
 
 def _badge(house: str) -> str:
-    fill, ink, letter = house_style(house)
+    """A house's badge: its colours and the letter the pictures give it (史 in Chinese)."""
+    fill, ink, _ = house_style(house)
     return (f'<span class="badge" style="background:{fill};color:{ink}" aria-hidden="true">'
-            f"{escape(letter)}</span>")
+            f"{escape(house_letter(house))}</span>")
+
+
+WHERE = {"top": N_("top"), "bottom": N_("bottom")}
 
 
 def _pager(number: int, count: int, where: str) -> str:
     parts = []
     if number > 1:
         parts.append(f'<a href="{round_file(number - 1)}" rel="prev" accesskey="p">'
-                     f"← Round {number - 1}</a>")
-    parts.append('<a href="index.html" accesskey="i">All rounds</a>')
+                     f"{escape(tr('← Round {round}', round=number - 1))}</a>")
+    parts.append(f'<a href="index.html" accesskey="i">{escape(tr("All rounds"))}</a>')
     if number < count:
         parts.append(f'<a href="{round_file(number + 1)}" rel="next" accesskey="n">'
-                     f"Round {number + 1} →</a>")
-    parts.append('<span class="keys">access keys: p previous, n next, i index</span>')
-    return f'<nav class="pager" aria-label="Rounds ({where})">' + " ".join(parts) + "</nav>"
+                     f"{escape(tr('Round {round} →', round=number + 1))}</a>")
+    parts.append(f'<span class="keys">{escape(tr("access keys: p previous, n next, i index"))}'
+                 "</span>")
+    label = tr("Rounds ({where})", where=tr(WHERE.get(where, where)))
+    return f'<nav class="pager" aria-label="{escape(label)}">' + " ".join(parts) + "</nav>"
+
+
+_WINS = re.compile(r"(\w+) wins (.*)")
+_HOLDS = re.compile(r"neutral (\d+) holds")
+
+
+def outcome_text(outcome: str) -> str:
+    """An attack's outcome as :func:`~agot_adjudicator.render.picture.round_play` words it
+    (``Stark wins 5–3``, ``taken``, ``neutral 6 holds``), in the current language."""
+    wins, holds = _WINS.fullmatch(outcome), _HOLDS.fullmatch(outcome)
+    if wins:
+        return tr("{house} wins {score}", house=house(wins.group(1).lower()), score=wins.group(2))
+    if holds:
+        return tr("neutral {strength} holds", strength=holds.group(1))
+    return tr(N_("taken")) if outcome == "taken" else outcome
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return tr(one if n == 1 else many, count=n)
 
 
 def round_summary(events: Sequence[Mapping[str, Any]], names: Names) -> str:
@@ -259,41 +295,46 @@ def round_summary(events: Sequence[Mapping[str, Any]], names: Names) -> str:
     ...                 "to": "the_stony_shore", "units": ["footman"]}], Names(load_ruleset()))
     '1 march'
     """
-    play = round_play(events, 0)
-    parts = []
-    if play.moves:
-        parts.append(f"{len(play.moves)} march{'es' if len(play.moves) != 1 else ''}")
-    for _house, _origin, area, outcome in play.attacks:
-        parts.append(f"{names.area(area)}: {outcome}")
-    if play.raids:
-        parts.append(f"{len(play.raids)} raid{'s' if len(play.raids) != 1 else ''}")
-    lost = sum(len(units) for entries in play.destroyed.values() for _, units in entries)
-    if lost:
-        parts.append(f"{lost} unit{'s' if lost != 1 else ''} destroyed")
-    return "; ".join(parts) or "no march, battle or raid"
+    with names.speaking():
+        play = round_play(events, 0)
+        parts = []
+        if play.moves:
+            parts.append(_count(len(play.moves), N_("{count} march"), N_("{count} marches")))
+        for _house, _origin, area, outcome in play.attacks:
+            parts.append(tr("{area}: {outcome}", area=names.area(area),
+                            outcome=outcome_text(outcome)))
+        if play.raids:
+            parts.append(_count(len(play.raids), N_("{count} raid"), N_("{count} raids")))
+        lost = sum(len(units) for entries in play.destroyed.values() for _, units in entries)
+        if lost:
+            parts.append(_count(lost, N_("{count} unit destroyed"), N_("{count} units destroyed")))
+        return tr("; ").join(parts) or tr("no march, battle or raid")
 
 
 def picture_alt(kind: str, number: int, events: Sequence[Mapping[str, Any]], names: Names) -> str:
     """Alt text of a round's picture: what it shows, in words."""
-    if kind == "board":
-        return (f"Map of the board after round {number}: areas, units, power tokens and the "
-                "tracks beside it (the report's Board and Tracks tables say the same).")
-    play = round_play(events, number)
-    words = [f"Map of round {number} as played: the board it started from with the orders as "
-             "revealed."]
-    if play.moves:
-        words.append("Marches: " + "; ".join(
-            f"{h.capitalize()} from {names.area(o)} to {names.area(d)}" for h, o, d, _ in play.moves)
-            + ".")
-    if play.attacks:
-        words.append("Attacks: " + "; ".join(
-            f"{h.capitalize()} from {names.area(o)} into {names.area(a)}, {outcome}"
-            for h, o, a, outcome in play.attacks) + ".")
-    if play.raids:
-        words.append("Raids: " + "; ".join(
-            f"{h.capitalize()} from {names.area(a)} on {names.area(t)}" for h, a, t, _ in play.raids)
-            + ".")
-    return " ".join(words)
+    with names.speaking():
+        if kind == "board":
+            return tr("Map of the board after round {round}: areas, units, power tokens and the "
+                      "tracks beside it (the report's Board and Tracks tables say the same).",
+                      round=number)
+        play = round_play(events, number)
+        words = [tr("Map of round {round} as played: the board it started from with the orders "
+                    "as revealed.", round=number)]
+        if play.moves:
+            words.append(tr("Marches: {marches}.", marches=tr("; ").join(
+                tr("{house} from {origin} to {to}", house=house(h), origin=names.area(o),
+                   to=names.area(d)) for h, o, d, _ in play.moves)))
+        if play.attacks:
+            words.append(tr("Attacks: {attacks}.", attacks=tr("; ").join(
+                tr("{house} from {origin} into {area}, {outcome}", house=house(h),
+                   origin=names.area(o), area=names.area(a), outcome=outcome_text(outcome))
+                for h, o, a, outcome in play.attacks)))
+        if play.raids:
+            words.append(tr("Raids: {raids}.", raids=tr("; ").join(
+                tr("{house} from {area} on {target}", house=house(h), area=names.area(a),
+                   target=names.area(t)) for h, a, t, _ in play.raids)))
+        return ("" if lang() != "en" else " ").join(words)
 
 
 def _timeline(events: Sequence[Mapping[str, Any]], names: Names) -> str:
@@ -303,30 +344,50 @@ def _timeline(events: Sequence[Mapping[str, Any]], names: Names) -> str:
         line = event_line(dict(e), names)
         rule = str(e.get("rule", ""))
         suffix = f" ({rule})."
-        text = line[: -len(suffix)] + "." if line.endswith(suffix) else line
+        wide = f"（{rule}）。"
+        text = (line[: -len(suffix)] + "." if line.endswith(suffix)
+                else line[: -len(wide)] + "。" if line.endswith(wide) else line)
         mark = ""
         if e.get("phase") != phase:
             phase = e.get("phase")
-            mark = f'<span class="phase">{escape(PHASE_TITLES.get(str(phase), str(phase)))}:</span> '
+            title = tr(PHASE_TITLES[str(phase)]) if str(phase) in PHASE_TITLES else str(phase)
+            mark = f'<span class="phase">{escape(tr("{heading}:", heading=title))}</span> '
         out.append(f'<li data-type="{escape(str(e.get("type", "")))}">{mark}{escape(text)} '
                    f'<span class="rule">[{escape(rule)}]</span></li>')
     out.append("</ol>")
     return "\n".join(out)
 
 
-def round_html(site: GameSite, page: RoundPage, ruleset: Ruleset) -> str:
-    """The page of one round: pager, pictures, the public report and the event timeline."""
-    names = Names(ruleset)
+STATUSES = {"adjudicated": N_("adjudicated"),
+            "stopped on pending decisions": N_("stopped on pending decisions")}
+"""A round page's status (:class:`RoundPage`), for the catalogs."""
+
+
+def _status(status: str) -> str:
+    return tr(STATUSES[status]) if status in STATUSES else status
+
+
+def round_html(site: GameSite, page: RoundPage, ruleset: Ruleset, lang: str = "en") -> str:
+    """The page of one round: pager, pictures, the public report and the event timeline, in
+    ``lang`` (the report is the one given: the caller renders it in that language)."""
+    names = Names(ruleset, lang)
+    with names.speaking():
+        return _round_html(site, page, ruleset, names)
+
+
+def _round_html(site: GameSite, page: RoundPage, ruleset: Ruleset, names: Names) -> str:
     count = len(site.rounds)
-    title = f"Game {site.game_id} — round {page.number}"
-    body = [f'<header class="site"><p><a href="index.html">Game {escape(site.game_id)}</a> · '
-            f"{escape(ruleset.title)}</p>", _pager(page.number, count, "top"), "</header>",
-            '<main id="main">', f"<h1>Round {page.number}</h1>"]
+    title = report_title(site.game_id, page.number)
+    game = escape(tr("Game {game}", game=site.game_id))
+    body = [f'<header class="site"><p><a href="index.html">{game}</a> · '
+            f"{escape(tr(ruleset.title))}</p>", _pager(page.number, count, "top"), "</header>",
+            '<main id="main">', f"<h1>{escape(tr('Round {round}', round=page.number))}</h1>"]
     if page.status != "adjudicated":
-        body.append(f"<p><strong>{escape(page.status)}</strong></p>")
-    captions = {"moves": f"Round {page.number} as played: orders as revealed, marches, battles, "
-                         "raids and units destroyed (full size: open the picture).",
-                "board": f"The board after round {page.number}."}
+        body.append(f"<p><strong>{escape(_status(page.status))}</strong></p>")
+    captions = {"moves": tr("Round {round} as played: orders as revealed, marches, battles, "
+                            "raids and units destroyed (full size: open the picture).",
+                            round=page.number),
+                "board": tr("The board after round {round}.", round=page.number)}
     for kind in ("moves", "board"):
         src = page.pictures.get(kind)
         if src is None:
@@ -338,54 +399,65 @@ def round_html(site: GameSite, page: RoundPage, ruleset: Ruleset) -> str:
     if page.report is not None:
         images = {"board.svg": page.pictures.get("board", ""), "moves.svg": page.pictures.get("moves", "")}
         images = {k: v for k, v in images.items() if v}
-        body.append('<section aria-labelledby="report"><h2 id="report">Report</h2>')
+        body.append(f'<section aria-labelledby="report"><h2 id="report">{escape(tr("Report"))}</h2>')
         report = page.report
         if report.startswith("# "):  # its title repeats the page's heading
             report = report.partition("\n")[2]
         body.append(markdown_html(report, images, shift=1, id_prefix="r-"))
         body.append("</section>")
     if page.events:
-        body.append('<section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>')
-        body.append("<p>Every event of the round in order, with the rule that produced it.</p>")
+        body.append('<section aria-labelledby="timeline"><h2 id="timeline">'
+                    f'{escape(tr("Timeline"))}</h2>')
+        every = tr("Every event of the round in order, with the rule that produced it.")
+        body.append(f"<p>{escape(every)}</p>")
         body.append(_timeline(page.events, names))
         body.append("</section>")
     body.append("</main>")
     prev_link = round_file(page.number - 1) if page.number > 1 else ""
     next_link = round_file(page.number + 1) if page.number < count else ""
     body.append(f'<footer class="site">{_pager(page.number, count, "bottom")}'
-                "<p>Made by agot site from the game's public record, checked with agot replay."
-                "</p></footer>")
-    return _page(title, "\n".join(body), prev_link, next_link)
+                f"<p>{escape(tr(MADE_BY), quote=False)}</p></footer>")
+    return _page(title, "\n".join(body), prev_link, next_link, names.lang)
+
+
+MADE_BY = N_("Made by agot site from the game's public record, checked with agot replay.")
 
 
 def _standing(site: GameSite) -> str:
-    heads = ["house", "castles", "supply", "power", *(TRACK_NAMES[t] for t in TRACKS), "cards in hand"]
+    heads = [tr("house"), tr("castles"), tr("supply"), tr("power"),
+             *(tr(TRACK_NAMES[t]) for t in TRACKS), tr("cards in hand")]
     rows = []
     for row in site.houses:
-        cells = [f'<th scope="row">{_badge(row.house)}{escape(row.house.capitalize())}</th>']
+        cells = [f'<th scope="row">{_badge(row.house)}{escape(house(row.house))}</th>']
         for value in (row.castles, row.supply, row.power, *(row.tracks[t] for t in TRACKS), row.cards):
             cells.append(f'<td class="num">{value}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return ('<div class="scroll"><table><caption>Houses in order of play (track columns: '
-            "position)</caption><thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
+    return (f'<div class="scroll"><table><caption>'
+            f'{escape(tr("Houses in order of play (track columns: position)"))}'
+            "</caption><thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 
 
 def _final(site: GameSite) -> str:
     winner = site.winner or {}
-    houses = ", ".join(h.capitalize() for h in winner.get("houses", []))
-    reason = str(winner.get("reason", "")).replace("_", " ")
-    out = ['<section class="result" aria-labelledby="result"><h2 id="result">Result</h2>',
-           f"<p><strong>{escape(houses)}</strong> won the game"
-           + (f" ({escape(reason)})" if reason else "") + ".</p>"]
+    winners = sep().join(house(h) for h in winner.get("houses", []))
+    raw = str(winner.get("reason", ""))
+    reason = winner_reason(raw) if lang() != "en" else raw.replace("_", " ")
+    won = (tr("{houses} won the game ({reason}).", houses=f"<strong>{escape(winners)}</strong>",
+              reason=escape(reason)) if reason else
+           tr("{houses} won the game.", houses=f"<strong>{escape(winners)}</strong>"))
+    out = [f'<section class="result" aria-labelledby="result"><h2 id="result">{escape(tr("Result"))}</h2>',
+           f"<p>{won}</p>"]
     final = site.final or {}
     castles, supply, power = (final.get(k) or {} for k in ("castles", "supply", "power"))
     if castles:
-        out.append('<div class="scroll"><table><caption>At the end (R11.1)</caption><thead><tr>'
-                   '<th scope="col">house</th><th scope="col">castles</th><th scope="col">supply</th>'
-                   '<th scope="col">power</th></tr></thead><tbody>')
+        out.append(f'<div class="scroll"><table><caption>{escape(tr("At the end (R11.1)"))}'
+                   f'</caption><thead><tr><th scope="col">{escape(tr("house"))}</th>'
+                   f'<th scope="col">{escape(tr("castles"))}</th>'
+                   f'<th scope="col">{escape(tr("supply"))}</th>'
+                   f'<th scope="col">{escape(tr("power"))}</th></tr></thead><tbody>')
         for h in castles:
-            out.append(f'<tr><th scope="row">{_badge(h)}{escape(h.capitalize())}</th>'
+            out.append(f'<tr><th scope="row">{_badge(h)}{escape(house(h))}</th>'
                        f'<td class="num">{escape(str(castles.get(h, "")))}</td>'
                        f'<td class="num">{escape(str(supply.get(h, "")))}</td>'
                        f'<td class="num">{escape(str(power.get(h, "")))}</td></tr>')
@@ -394,34 +466,48 @@ def _final(site: GameSite) -> str:
     return "\n".join(out)
 
 
-def index_html(site: GameSite, ruleset: Ruleset) -> str:
-    """The index: the game, its result once over, the houses' standing, the rounds."""
-    names = Names(ruleset)
+def index_html(site: GameSite, ruleset: Ruleset, lang: str = "en") -> str:
+    """The index: the game, its result once over, the houses' standing, the rounds (in
+    ``lang``)."""
+    names = Names(ruleset, lang)
+    with names.speaking():
+        return _index_html(site, ruleset, names)
+
+
+def _index_html(site: GameSite, ruleset: Ruleset, names: Names) -> str:
     if site.phase == "ended":
-        status = f"The game is over after round {site.round}."
+        status = tr("The game is over after round {round}.", round=site.round)
     else:
-        status = f"Now: round {site.round}, {PHASE_TITLES.get(site.phase, site.phase).lower()}."
-    body = ['<header class="site"><p>' + escape(ruleset.title) + "</p></header>", '<main id="main">',
-            f"<h1>Game {escape(site.game_id)}</h1>", f"<p>{escape(status)}</p>"]
+        phase = PHASE_TITLES.get(site.phase, site.phase)
+        status = tr("Now: round {round}, {phase}.", round=site.round,
+                    phase=tr(phase).lower() if names.lang == "en" else tr(phase))
+    game = escape(tr("Game {game}", game=site.game_id))
+    body = ['<header class="site"><p>' + escape(tr(ruleset.title)) + "</p></header>",
+            '<main id="main">', f"<h1>{game}</h1>", f"<p>{escape(status)}</p>"]
     if site.winner:
         body.append(_final(site))
-    body.append('<section aria-labelledby="houses"><h2 id="houses">Houses</h2>')
+    body.append(f'<section aria-labelledby="houses"><h2 id="houses">{escape(tr("Houses"))}</h2>')
     body.append(_standing(site))
     body.append("</section>")
-    body.append('<section aria-labelledby="rounds"><h2 id="rounds">Rounds</h2><ol class="rounds">')
+    body.append(f'<section aria-labelledby="rounds"><h2 id="rounds">{escape(tr("Rounds"))}</h2>'
+                '<ol class="rounds">')
     for page in site.rounds:
-        summary = round_summary(page.events, names) if page.events else page.status
-        body.append(f'<li value="{page.number}"><a href="{round_file(page.number)}">Round {page.number}</a>'
-                    f" — {escape(summary)}</li>")
+        summary = round_summary(page.events, names) if page.events else _status(page.status)
+        link = escape(tr("Round {round}", round=page.number))
+        body.append(f'<li value="{page.number}"><a href="{round_file(page.number)}">{link}</a>'
+                    f"{escape(tr(' — {summary}', summary=summary))}</li>")
     body.append("</ol></section>")
     if site.board is not None:
-        body.append('<section aria-labelledby="board"><h2 id="board">The board now</h2>'
+        alt = tr("Map of the board now: areas, units, power tokens and the tracks beside it.")
+        body.append('<section aria-labelledby="board"><h2 id="board">'
+                    f'{escape(tr("The board now"))}</h2>'
                     f'<figure><a href="{escape(site.board)}"><img src="{escape(site.board)}" '
-                    'alt="Map of the board now: areas, units, power tokens and the tracks beside it.">'
-                    '</a><figcaption>The board after the last round '
-                    "adjudicated.</figcaption></figure></section>")
+                    f'alt="{escape(alt)}">'
+                    f'</a><figcaption>{escape(tr("The board after the last round adjudicated."))}'
+                    "</figcaption></figure></section>")
     body.append("</main>")
-    body.append('<footer class="site"><p>Made by agot site from the game\'s public record, checked '
-                "with agot replay. Page through the rounds with the links at the top of each "
-                "round's page (access keys p, n and i).</p></footer>")
-    return _page(f"Game {site.game_id}", "\n".join(body))
+    footer = tr("Made by agot site from the game's public record, checked with agot replay. Page "
+                "through the rounds with the links at the top of each round's page (access keys "
+                "p, n and i).")
+    body.append(f'<footer class="site"><p>{escape(footer, quote=False)}</p></footer>')
+    return _page(tr("Game {game}", game=site.game_id), "\n".join(body), lang=names.lang)

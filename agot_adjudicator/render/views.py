@@ -1,113 +1,133 @@
-"""Plain-text tables of a state for ``agot show`` (:mod:`agot_adjudicator.tables`)."""
+"""Plain-text tables of a state for ``agot show`` (:mod:`agot_adjudicator.render.tables`), in
+the reader's language."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import re
 
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.areas import AREA_COLUMNS, AreaLabels, area_rows, units_text
+from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.render.report import PHASE_TITLES, Names, sep, tr, units
 from agot_adjudicator.render.tables import table
 
+__all__ = ["AREA_COLUMNS", "AreaLabels", "area_rows", "show_text", "units_text", "winner_reason"]
 
-def units_text(units: list[str], routed: list[str] | None = None) -> str:
-    """``2 footmen, 1 knight`` style summary.
+RULESET_TITLE = N_("A Game of Thrones: The Board Game, first edition (2003)")
+"""The packaged ruleset's title, for the catalogs (another ruleset's title is written as it is)."""
 
-    >>> units_text(["footman", "footman", "knight"], ["knight"])
-    '2 footmen, 1 knight (1 knight routed)'
-    """
-    def count(items: list[str]) -> str:
-        c = Counter(items)
-        plural = {"footman": "footmen", "knight": "knights", "ship": "ships"}
-        return ", ".join(f"{c[u]} {u if c[u] == 1 else plural[u]}"
-                         for u in ("footman", "knight", "ship") if c[u])
-    text = count(units)
-    if routed:
-        text += f" ({count(routed)} routed)"
-    return text
-
-
-AREA_COLUMNS = ("area", "kind", "castle", "controlled by", "units", "order", "power token",
-                "neutral force")
-"""Every column :func:`area_rows` can build."""
-
-
-@dataclass(frozen=True)
-class AreaLabels:
-    """How :func:`area_rows` writes its cells: ids and the ruleset's English names (``agot
-    show``, an English report); a report in another language passes its own names."""
-
-    area: Callable[[str], str]
-    house: Callable[[str], str] = str
-    order: Callable[[str], str] = str
-    units: Callable[[list[str], list[str] | None], str] = units_text
+SHOW_HEADERS = (N_("area"), N_("kind"), N_("castle"), N_("controlled by"), N_("units"),
+                N_("order"), N_("power token"), N_("neutral force"), N_("position"),
+                N_("Iron Throne"), N_("Fiefdoms"), N_("King's Court"), N_("house"), N_("power"),
+                N_("supply"), N_("castles"), N_("hand"), N_("discards"))
+"""Column headers of ``agot show`` (English: the column ids as they always read)."""
+AREA_WORDS = (N_("land"), N_("sea"), N_("city"), N_("stronghold"))
+"""Area kinds and castle sizes (the ``kind`` and ``castle`` columns)."""
+WINNER_REASONS = (
+    (re.compile(r"most areas with a castle \((\d+)\) after round (\d+) \(R11\.1\)"),
+     N_("most areas with a castle ({castles}) after round {round} (R11.1)"), ("castles", "round")),
+    (re.compile(r"controls (\d+) areas with a castle \(R11\.2\)"),
+     N_("controls {castles} areas with a castle (R11.2)"), ("castles",)),
+    (re.compile(r"tie on castles broken by supply \(R11\.1\)"),
+     N_("tie on castles broken by supply (R11.1)"), ()),
+    (re.compile(r"tie on castles and supply broken by power \(R11\.1\)"),
+     N_("tie on castles and supply broken by power (R11.1)"), ()),
+    (re.compile(r"tie on castles, supply and power: a shared win \(R11\.1\)"),
+     N_("tie on castles, supply and power: a shared win (R11.1)"), ()),
+)
+"""The reasons the engine records for a winner (R11), to say them in another language."""
 
 
-def area_rows(state: GameState, ruleset: Ruleset, columns: Sequence[str],
-              labels: AreaLabels | None = None) -> list[list[str]]:
-    """One row per area that holds anything or is controlled, in area order, with ``columns``
-    (a selection of :data:`AREA_COLUMNS`); shared by ``agot show`` and the report (``labels``:
-    the names to write, :class:`AreaLabels`)."""
-    lb = labels or AreaLabels(area=lambda a: ruleset.areas[a].name)
-    rows = []
-    for area_id in ruleset.area_ids:
-        here = state.area(area_id)
-        ctrl = controller(state, ruleset, area_id)
-        if here.is_empty() and ctrl is None:
-            continue
-        area = ruleset.areas[area_id]
-        neutral = ""
-        if here.neutral_force is not None:
-            nf = here.neutral_force
-            neutral = f"{nf.strength}" + (f" ({lb.house(nf.house)}: {lb.units(nf.units, None)})"
-                                          if nf.house else "")
-        cells = {"area": lb.area(area_id), "kind": area.kind, "castle": area.castle or "",
-                 "controlled by": lb.house(ctrl) if ctrl else "",
-                 "units": (f"{lb.house(str(here.house))}: {lb.units(here.units, here.routed)}"
-                           if here.units else ""),
-                 "order": lb.order(here.order) if here.order else "",
-                 "power token": lb.house(here.power_token) if here.power_token else "",
-                 "neutral force": neutral}
-        rows.append([cells[c] for c in columns])
-    return rows
+def winner_reason(reason: str) -> str:
+    """A recorded winner's reason in the current language (as it is when it is none of the
+    engine's, or in English)."""
+    for pattern, message, names in WINNER_REASONS:
+        found = pattern.fullmatch(reason)
+        if found:
+            return tr(message, **dict(zip(names, found.groups(), strict=True)))
+    return reason
 
 
 def show_text(state: GameState, ruleset: Ruleset, house: str | None = None, *,
-              public: bool = False) -> str:
+              public: bool = False, lang: str = "en") -> str:
     """Board, tracks and houses as tables; ``house`` limits it to what that house may see,
-    ``public`` to what every house may see (hand sizes; no decks, no seed)."""
-    view = f" (view of {house})" if house else " (public view)" if public else " (moderator's view)"
-    out = [f"{ruleset.title} — game {state.game_id}, round {state.round}, "
-           f"{state.phase} phase" + view]
+    ``public`` to what every house may see (hand sizes; no decks, no seed). ``lang``: the
+    language of the text (English writes ids as they are; Chinese the glossary's names)."""
+    with Names(ruleset, lang).speaking() as names:
+        return _show_text(state, ruleset, house, public, names)
+
+
+def _show_text(state: GameState, ruleset: Ruleset, house: str | None, public: bool,
+               nm: Names) -> str:
+    english = nm.lang == "en"
+
+    def name(h: str) -> str:
+        return h if english else nm.glossary("house", h)
+
+    def card(c: str) -> str:
+        return c if english else nm.card(c)
+
+    def word(text: str) -> str:
+        return text if english else tr(text)
+
+    labels = None if english else AreaLabels(
+        area=nm.area, house=name, order=nm.order,
+        units=lambda held, routed: units(held) + (
+            tr(" ({units} routed)", units=units(routed)) if routed else ""))
+    if house:
+        view = tr(" (view of {house})", house=name(house))
+    else:
+        view = tr(" (public view)") if public else tr(" (moderator's view)")
+    phase = (tr("{phase} phase", phase=state.phase) if english
+             else tr(PHASE_TITLES.get(state.phase, state.phase)))
+    out = [tr("{title} — game {game}, round {round}, {phase}", title=tr(ruleset.title),
+              game=state.game_id, round=state.round, phase=phase) + view]
     if state.winner:
-        out.append(f"Winner: {', '.join(state.winner['houses'])} — {state.winner['reason']}")
-    out.append(table(area_rows(state, ruleset, AREA_COLUMNS), list(AREA_COLUMNS)))
+        out.append(tr("Winner: {houses} — {reason}",
+                      houses=sep().join(name(h) for h in state.winner["houses"]),
+                      reason=winner_reason(state.winner["reason"])))
+    rows = area_rows(state, ruleset, AREA_COLUMNS, labels)
+    if not english:
+        for row in rows:
+            row[1], row[2] = tr(row[1]), tr(row[2]) if row[2] else ""
+    out.append(table(rows, [word(c) for c in AREA_COLUMNS]))
     track_rows = []
     for position in range(len(state.houses)):
         row: list[str | int] = [position + 1]
         for track in TRACKS:
             h = state.tracks[track][position]
-            row.append(h + (f" [{TRACK_TOKENS[track].replace('_', ' ')}]" if position == 0 else ""))
+            token = (TRACK_TOKENS[track].replace("_", " ") if english
+                     else nm.token(TRACK_TOKENS[track]))
+            row.append(name(h) + (f" [{token}]" if position == 0 else ""))
         track_rows.append(row)
-    out.append(table(track_rows, ["position", "Iron Throne", "Fiefdoms", "King's Court"]))
-    used = [name for name, flag in (("Valyrian Steel Blade", state.blade_used),
-                                    ("Messenger Raven", state.raven_used)) if flag]
-    out.append(f"Wildling threat: {state.wildling_threat}. Used this round: "
-               f"{', '.join(used) if used else 'nothing'}. Restrictions: "
-               f"{', '.join(state.restrictions) if state.restrictions else 'none'}.")
+    out.append(table(track_rows, [word("position"), tr("Iron Throne"), tr("Fiefdoms"),
+                                  tr("King's Court")]))
+    used = [nm.token(token) if not english else text
+            for token, text, flag in (("valyrian_steel_blade", "Valyrian Steel Blade", state.blade_used),
+                                      ("messenger_raven", "Messenger Raven", state.raven_used))
+            if flag]
+    restrictions = [c if english else nm.westeros(c) for c in state.restrictions]
+    out.append(tr("Wildling threat: {threat}. Used this round: {used}. Restrictions: {restrictions}.",
+                  threat=state.wildling_threat, used=sep().join(used) if used else tr("nothing"),
+                  restrictions=sep().join(restrictions) if restrictions else tr("none")))
     house_rows = []
     for h in state.order_of_play():
         hs = state.houses[h]
-        hand = ", ".join(hs.hand) if (house is None and not public) or house == h \
-            else f"{len(hs.hand)} cards"
+        hand = sep().join(card(c) for c in hs.hand) if (house is None and not public) or house == h \
+            else tr("{count} cards", count=len(hs.hand))
         castles = sum(1 for a in ruleset.area_ids if ruleset.areas[a].castle
                       and controller(state, ruleset, a) == h)
-        house_rows.append([h, hs.power, hs.supply, castles, hand, ", ".join(hs.discards)])
-    out.append(table(house_rows, ["house", "power", "supply", "castles", "hand", "discards"]))
+        house_rows.append([name(h), hs.power, hs.supply, castles, hand,
+                           sep().join(card(c) for c in hs.discards)])
+    out.append(table(house_rows, [word(c) for c in ("house", "power", "supply", "castles", "hand",
+                                                    "discards")]))
     if house is None and not public:
-        decks = "; ".join(f"{d}: {', '.join(state.decks[d])}" for d in state.decks)
-        out.append(f"Westeros decks (top first; secret): {decks}")
-        out.append(f"Seed: {state.seed} (secret until the game ends)")
+        def deck(cards: list[str]) -> str:
+            return sep().join(c if english else nm.westeros(c) for c in cards)
+
+        decks = tr("; ").join(f"{d}: {deck(state.decks[d])}" for d in state.decks)
+        out.append(tr("Westeros decks (top first; secret): {decks}", decks=decks))
+        out.append(tr("Seed: {seed} (secret until the game ends)", seed=state.seed))
     return "\n\n".join(out) + "\n"

@@ -298,19 +298,21 @@ class WhatIf:
 
 def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: str,
                  ruleset: Ruleset, nmr: Sequence[str] = (), defaults: bool = False,
-                 view: str | None = None) -> WhatIf:
+                 view: str | None = None, lang: str = "en") -> WhatIf:
     """Adjudicate again and compare the result with the published next state (written as
     its maker wrote it: its release and state format version), ``published → what-if``.
     ``view``: None (the moderator's, everything), ``public`` or a house
-    (:mod:`agot_adjudicator.render.public`): the changes that view may see."""
+    (:mod:`agot_adjudicator.render.public`): the changes that view may see. ``lang``: the
+    language of the report and of the differences."""
     from agot_adjudicator.render.diff import explain_state_texts
     from agot_adjudicator.render.public import view_changes
+    from agot_adjudicator.render.report import Names
     from agot_adjudicator.workflow.present import recorded_writer
 
     maker, version = recorded_writer(load_yaml(published_path).data)
     load_state(published_path, ruleset)
     run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults)
-    outputs = render_outputs(run, ruleset)
+    outputs = render_outputs(run, ruleset, lang=lang)
     if outputs.state is None:
         return WhatIf(outputs, [], run)
     from agot_adjudicator.io.reading import MAX_BYTES
@@ -318,7 +320,8 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
 
     published = read_bounded(published_path, MAX_BYTES).decode("utf-8")  # loaded above: valid
     expected = state_text(run.result.state, ruleset, maker=maker, version=version)
-    changes = [] if published == expected else explain_state_texts(
-        published, expected, ruleset, labels=("published", "what-if"),
-        keep=None if view is None else (lambda found: view_changes(found, view)))
+    with Names(ruleset, lang).speaking():
+        changes = [] if published == expected else explain_state_texts(
+            published, expected, ruleset, labels=("published", "what-if"),
+            keep=None if view is None else (lambda found: view_changes(found, view)))
     return WhatIf(outputs, changes, run)

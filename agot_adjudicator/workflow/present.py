@@ -53,9 +53,10 @@ def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change]
 
 
 def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str,
-                  game_dir: str | None = None) -> str:
+                  game_dir: str | None = None, lang: str = "en") -> str:
     """The order file skeleton of ``house`` for ``board`` (``agot template``; see
-    :func:`load_board`); from a game directory it names ``agot validate --game``."""
+    :func:`load_board`); from a game directory it names ``agot validate --game``. ``lang``:
+    the language of its comments."""
     doc, state = board.doc, board.state
     if house not in state.houses:
         raise UsageError(f"--house {house}: not a house in play{suggest(house, state.houses)} "
@@ -71,7 +72,7 @@ def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str,
 
         kept = read_players(game_dir).houses.get(house)
         secret = kept is not None and kept.secret_sha256 is not None
-    return order_template(state, ruleset, house, schema_ref, check, secret)
+    return order_template(state, ruleset, house, schema_ref, check, secret, lang)
 
 
 def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: str, *,

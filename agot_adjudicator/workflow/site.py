@@ -22,7 +22,7 @@ from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.report import is_record_line
-from agot_adjudicator.workflow.replay import Replay, replay_game
+from agot_adjudicator.workflow.replay import Rendered, Replay, replay_game
 from agot_adjudicator.workflow.validate import load_state
 
 
@@ -122,11 +122,33 @@ def _standing(state: GameState, ruleset: Ruleset) -> list[Any]:
     return rows
 
 
-def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> SiteBuild:
+def round_texts(rd: RoundDir, rendered: Rendered | None,
+                lang: str) -> tuple[str, str | None, str | None]:
+    """The report, ``moves.svg`` and ``board.svg`` of round folder ``rd`` in ``lang``: those
+    recorded when the report was written in that language, else written again from the round
+    as replay re-adjudicated it (``rendered``: the recorded submissions, ``--nmr``/
+    ``--defaults``, ruleset and writer), in ``lang``. A picture is None when it must be drawn
+    (not recorded: an earlier release)."""
+    from agot_adjudicator.render.i18n import recorded_language
+    from agot_adjudicator.workflow.adjudicate import render_outputs
+
+    recorded = _read(rd.report)
+    if recorded_language(recorded) == lang or rendered is None:
+        return (recorded, _read(rd.moves) if rd.moves.is_file() else None,
+                _read(rd.board) if rd.board.is_file() else None)
+    out = render_outputs(rendered.run, rendered.ruleset, board=True, maker=rendered.maker,
+                         state_version=rendered.version, lang=lang)
+    return out.report, out.moves, out.board
+
+
+def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
+               lang: str = "en") -> SiteBuild:
     """Check the record with ``agot replay``; if consistent, render every page and picture.
 
     ``check_new``: round 1 must be what ``agot new`` writes (``--custom-start`` turns it
-    off). Nothing is written here: the caller writes ``files`` (all or nothing refused).
+    off). ``lang``: the pages' language; a round's report recorded in another one is
+    rendered again in it (:func:`round_texts`), pictures too. Nothing is written here: the caller writes
+    ``files`` (all or nothing refused).
     """
     from agot_adjudicator.render.picture import render_round_svg, render_svg
     from agot_adjudicator.render.site import (
@@ -139,7 +161,8 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> Si
         round_html,
     )
 
-    replay = replay_game(game_dir, ruleset, check_new=check_new)
+    replay = replay_game(game_dir, ruleset, check_new=check_new, keep=True)
+    rendered = {c.folder: c.rendered for c in replay.checks}
     if not replay.ok:
         return SiteBuild({}, replay)
     dirs = round_dirs(game_dir)
@@ -156,16 +179,16 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> Si
             continue  # the open round, or the final state's folder
         events = read_log(rd.log) if rd.log.is_file() else []
         done = following is not None and following.state.is_file()
-        page = RoundPage(rd.number, rd.name, _read(rd.report), events,
+        report, moves, board = round_texts(rd, rendered.get(rd.name), lang)
+        page = RoundPage(rd.number, rd.name, report, events,
                          status="adjudicated" if done else "stopped on pending decisions")
         if done and following is not None:
-            moves = _read(rd.moves) if rd.moves.is_file() else render_round_svg(state, events, ruleset)
-            if rd.board.is_file():
-                board = _read(rd.board)
-            else:
+            if moves is None:
+                moves = render_round_svg(state, events, ruleset, lang=lang)
+            if board is None:
                 _, after = load_state(str(following.state),
                                       _played_under(following.state, game_dir, ruleset))
-                board = render_svg(after, ruleset)
+                board = render_svg(after, ruleset, lang=lang)
             files[f"{rd.name}/moves.svg"] = moves
             files[f"{rd.name}/board.svg"] = board
             page.pictures = {"moves": f"{rd.name}/moves.svg", "board": f"{rd.name}/board.svg"}
@@ -176,9 +199,9 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True) -> Si
     site = GameSite(latest.game_id, ruleset.title, latest.round, latest.phase,
                     _standing(latest, ruleset), pages, board_path, latest.winner,
                     final_event if latest.winner else None)
-    files["index.html"] = index_html(site, ruleset)
+    files["index.html"] = index_html(site, ruleset, lang)
     for page in pages:
-        files[round_file(page.number)] = round_html(site, page, ruleset)
+        files[round_file(page.number)] = round_html(site, page, ruleset, lang)
     return SiteBuild(files, replay)
 
 
