@@ -36,6 +36,9 @@ FIELD_KINDS: Mapping[str, str] = {
     "westeros_card": "westeros_card",
     "track": "track", "tracks": "track",
     "influence_token": "token",
+    "units": "unit", "pool": "unit", "survivors": "unit", "unit_type": "unit",
+    "discards": "house_card", "tied": "house", "seas": "area", "unused": "order",
+    "mine": "area", "new_order": "order", "decider": "house", "moved": "unit",
 }
 """A field's name → the glossary kind of the ids it holds (a value, or a list of values).
 A field whose name is not here is written as it is (numbers, nested :class:`Msg`, free text);
