@@ -867,8 +867,9 @@ def _render_report(title: str, events: Sequence[Event], state: GameState, rulese
         for p in pending:
             if p.ahead:  # a question asked ahead goes to its house only (RUL-P1-4, RUL-4.6-1)
                 continue
-            out.append(_item(f"- {code}{p.request.id}{code} — {house(p.request.house)} "
-                             f"({decision_kind(p.request.kind)})", fmt, width))
+            out.append(_item(f"- {code}{p.request.id}{code} — "
+                             + tr("{house} ({kind})", house=house(p.request.house),
+                                  kind=decision_kind(p.request.kind)), fmt, width))
         out.append("\n" + wrap(tr("Everything above happened; the rest of the round follows once "
                                    "these are answered."), None if fmt == "markdown" else width, "")
                    + "\n")
