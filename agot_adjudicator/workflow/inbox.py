@@ -276,7 +276,8 @@ def _pending_for(rd: RoundDir, house: str, answered: set[str], sections: set[str
         if written_in == lang():
             out.append(f"{entry.get('id')}: {entry.get('prompt', '')}".rstrip(": "))
         else:
-            out.append(f"{entry.get('id')} ({decision_kind(str(entry.get('kind')))})")
+            out.append(tr("{decision} ({kind})", decision=entry.get("id"),
+                          kind=decision_kind(str(entry.get("kind")))))
     return out
 
 
