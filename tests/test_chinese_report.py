@@ -129,15 +129,15 @@ def test_files_mode_takes_lang(runner, tmp_path):
 
 def test_a_stopped_round_in_chinese(runner, tmp_path):
     """At a stop the pending list, the private part and the answers block are in Chinese;
-    the decision ids, the options and the paste block's YAML stay as they are (the prompts
-    are still English: engine text, not yet in the catalogs)."""
+    the decision ids, the options and the paste block's YAML stay as they are; the prompts
+    too are in Chinese (tests/test_chinese_prompts.py)."""
     game = _game(tmp_path)
     (game / "round-01" / "orders" / "stark.yaml").unlink()
     result = runner.invoke(main, ["adjudicate", "--game", str(game), "--lang", "zh-Hans"])
     assert result.exit_code == 3, result.output
     rd = game / "round-01"
     report = (rd / "report.md").read_text(encoding="utf-8")
-    assert "## 暂停：等待决定" in report and "- `r1/orders/stark` — 史塔克 (orders)" in report
+    assert "## 暂停：等待决定" in report and "- `r1/orders/stark` — 史塔克（命令）" in report
     assert "以上内容均已发生" in report and "- 输出状态：无（因等待决定而暂停）" in report
     stark = (rd / "mail" / "stark.txt").read_text(encoding="utf-8")
     for text in ("仅限史塔克——请勿转发", "手牌：", "待你回答的问题：", "默认：{}", "你的回答",

@@ -102,6 +102,7 @@ from agot_adjudicator.engine.house_cards import (
 from agot_adjudicator.engine.support import Declaration, declare_support
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState, sort_units
+from agot_adjudicator.model.text import Msg
 
 
 @dataclass(frozen=True)
@@ -248,9 +249,11 @@ def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, int]) -> None:
     for role in ROLES:
         house, other = fight.house(role), fight.house(opponent(role))
         hand = hand_in_order(ctx, house)
-        prompt = (f"{fight.house('attacker')} attacks {fight.area} ({fight.house('defender')} "
-                  f"defends, strength {before['attacker']} to {before['defender']} before "
-                  "cards). Choose a house card.")
+        prompt = Msg("{attacker} attacks {area} ({defender} defends, strength {strength} to "
+                     "{against} before cards). Choose a house card.",
+                     attacker=fight.house("attacker"), area=fight.area,
+                     defender=fight.house("defender"), strength=before["attacker"],
+                     against=before["defender"])
         request = Request(f"{fight.key}/house_card/{house}", house, "house_card", prompt,
                           tuple(hand), hand[0], reveals=(fight.house("defender"),))
         plan = plan_house_card(ctx.inputs.plan(house, "house_cards"), hand, fight.area, other)
@@ -422,9 +425,10 @@ def ask_blade(ctx: Context, fight: Fight, totals: dict[str, Strength]) -> str | 
         plan = plan.get(fight.area)
     candidate: Any = NO_PLAN if plan is None else plan in ("auto", "always")
     request = Request(f"{fight.key}/blade/{holder}", holder, "blade",
-                      f"battle in {fight.area}: {totals['attacker'].total} to "
-                      f"{totals['defender'].total}; the Valyrian Steel Blade (+1, once per "
-                      "round) would win it for you. Use it?", (True, False), False)
+                      Msg("battle in {area}: {strength} to {against}; the Valyrian Steel Blade "
+                          "(+1, once per round) would win it for you. Use it?", area=fight.area,
+                          strength=totals["attacker"].total, against=totals["defender"].total),
+                      (True, False), False)
     if not ctx.ask(request, candidate):
         return None
     s.blade_used = True
@@ -493,20 +497,22 @@ def plan_units(plan: Sequence[Any] | None, pool: Sequence[str], count: int,
 def _units_check(pool: Sequence[str], count: int) -> Check:
     def check(value: Any) -> str | None:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            return f"{value!r} is not a list of unit types"
+            return Msg("{answer} is not a list of unit types", answer=repr(value))
         if len(value) != count:
-            return f"{len(value)} units named; exactly {count} must be chosen"
+            return Msg("{named} units named; exactly {count} must be chosen", named=len(value),
+                       count=count)
         left = list(pool)
         for unit in value:
             if unit not in left:
-                return f"no {unit} left to choose among {', '.join(sort_units(list(pool)))}"
+                return Msg("no {unit} left to choose among {pool}", unit=unit,
+                           pool=sort_units(list(pool)))
             left.remove(unit)
         return None
     return check
 
 
 def choose_units(ctx: Context, decision_id: str, kind: str, house: str, pool: Sequence[str],
-                 count: int, prompt: str, areas: Sequence[str]) -> list[str]:
+                 count: int, prompt: Msg, areas: Sequence[str]) -> list[str]:
     """Which ``count`` units of ``pool`` ``house`` loses (asked only when there is a choice)."""
     pool = sort_units(list(pool))
     if count <= 0:
@@ -535,8 +541,9 @@ def take_casualties(ctx: Context, fight: Fight, loser: str) -> None:
     areas = [fight.area] + ([fight.origin] if loser == "attacker" else [])
     dead = choose_units(ctx, f"{fight.key}/casualties/{house}", "casualties", house, pool,
                         min(count, len(pool)),
-                        f"you lost the battle in {fight.area}: choose {count} casualties "
-                        f"among {', '.join(sort_units(list(pool)))}.", areas)
+                        Msg("you lost the battle in {area}: choose {count} casualties among "
+                            "{pool}.", area=fight.area, count=count, pool=sort_units(list(pool))),
+                        areas)
     for unit in dead:
         pool.remove(unit)
     if loser == "defender" and dead:
@@ -622,8 +629,9 @@ def _supply_cut(ctx: Context, fight: Fight, house: str, to: str, units: list[str
         return units
     lost = choose_units(ctx, f"{fight.key}/retreat_losses/{house}", "retreat_losses", house,
                         units, len(units) - keep,
-                        f"only {keep} of your units ({', '.join(units)}) can retreat to {to} within your "
-                        "supply limit: choose the ones destroyed.", [fight.area, to])
+                        Msg("only {count} of your units ({units}) can retreat to {area} within "
+                            "your supply limit: choose the ones destroyed.", count=keep,
+                            units=units, area=to), [fight.area, to])
     rest = list(units)
     for unit in lost:
         rest.remove(unit)
@@ -676,8 +684,8 @@ def defender_retreats(ctx: Context, fight: Fight) -> None:
             fitting = [a for a in prefs if a in options]
             plan = fitting[0] if fitting else (prefs[0] if prefs else NO_PLAN)
         request = Request(f"{fight.key}/retreat/{house}", house, "retreat",
-                          f"you lost {fight.area}: retreat {', '.join(survivors)} to one of these "
-                          "areas.",
+                          Msg("you lost {area}: retreat {units} to one of these areas.",
+                              area=fight.area, units=survivors),
                           tuple(options), options[0])
         to = ctx.ask(request, plan)
     kept = _supply_cut(ctx, fight, house, to, survivors, None)

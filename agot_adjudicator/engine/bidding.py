@@ -32,19 +32,21 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
-from agot_adjudicator.model.naming import one_of
+from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request, listed
 from agot_adjudicator.model.ruleset import DECKS, TRACK_TOKENS, TRACKS
+from agot_adjudicator.model.text import Msg
 
-TRACK_NAMES = {"iron_throne": "the Iron Throne", "fiefdoms": "the Fiefdoms",
-               "kings_court": "the King's Court"}
+TRACK_BIDS = {"iron_throne": Msg("the Iron Throne track"), "fiefdoms": Msg("the Fiefdoms track"),
+              "kings_court": Msg("the King's Court track")}
+"""What a track's bid is for, in a prompt."""
 
 
 def bid_request(ctx: Context, key: tuple[str, ...], what: str, house: str, power: int,
                 note: str = "") -> Request:
     """The secret bid of ``house`` for ``what``: 0..``power``, default 0 (R7.1, R8.1)."""
     return Request(ctx.rid(*key, "bid", house), house, "bid",
-                   f"{house}: secret bid for {what} (0 to {power} available power{note}).",
+                   Msg("{house}: secret bid for {what} (0 to {power} available power{note}).",
+                       house=house, what=what, power=power, note=note),
                    tuple(range(power + 1)), 0)
 
 
@@ -103,15 +105,16 @@ def tie_break_plan(ctx: Context, holder: str, tied: list[str]) -> Any:
 def order_problem(value: Any, tied: list[str]) -> str | None:
     """Why ``value`` does not list every tied house exactly once, or None."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return f"expected a list of the tied houses: {one_of(tied)}"
+        return Msg("expected a list of the tied houses: {tied}", tied=listed(tied))
     extra = [v for v in value if v not in tied]
     if extra:
-        return f"{extra[0]} is not tied (tied: {one_of(tied)})"
+        return Msg("{house} is not tied (tied: {tied})", house=extra[0], tied=listed(tied))
     if len(set(value)) != len(value):
-        return "a house is listed twice"
+        return Msg("a house is listed twice")
     left = [h for h in tied if h not in value]
     if left:
-        return f"missing tied house{'s' if len(left) > 1 else ''}: {one_of(left)}"
+        return (Msg("missing tied houses: {houses}", houses=listed(left)) if len(left) > 1
+                else Msg("missing tied house: {houses}", houses=listed(left)))
     return None
 
 
@@ -123,13 +126,23 @@ def tie_break_request(ctx: Context, bids: dict[str, int], key: tuple[str, ...], 
     if not tied:
         return None
     default = [h for h in default_order if h in tied]
-    described = "; ".join(f"{', '.join(g)} bid {bids[g[0]]}" for g in groups if len(g) > 1)
+    described = _joined([Msg("{houses} bid {bid}", houses=g, bid=bids[g[0]])
+                         for g in groups if len(g) > 1])
     request = Request(ctx.rid(*key, "tie_break", holder), holder, "tie_break",
-                      f"{holder} holds the Iron Throne and places the tied houses for {what} "
-                      f"({described}): list them, highest position first.",
+                      Msg("{holder} holds the Iron Throne and places the tied houses for {what} "
+                          "({bids}): list them, highest position first.", holder=holder,
+                          what=what, bids=described),
                       default=default, check=lambda v: order_problem(v, tied), example=default,
                       choices=tuple(list(p) for p in itertools.permutations(default)))
     return request, tie_break_plan(ctx, holder, tied)
+
+
+def _joined(parts: Sequence[Msg]) -> Msg:
+    """Sentence parts joined by ``; ``."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = Msg("{first}; {then}", first=out, then=part)
+    return out
 
 
 def rank(ctx: Context, bids: dict[str, int], key: tuple[str, ...], what: str,
@@ -162,14 +175,13 @@ def _bid_plan(ctx: Context, track: str) -> Callable[[str], Any]:
 def resolve_track(ctx: Context, track: str) -> None:
     """Bid for one influence track and set it (R3.6, R7)."""
     s = ctx.state
-    what = TRACK_NAMES[track]
     key = ("clash_of_kings", track)
-    bids = collect_bids(ctx, key, f"{what} track", _bid_plan(ctx, track))
+    bids = collect_bids(ctx, key, TRACK_BIDS[track], _bid_plan(ctx, track))
     ctx.emit("bids_revealed", "R7.1", about="/".join(key), bids=dict(bids))
     pay_bids(ctx, bids)
     before = list(s.tracks[track])
     old_holder = before[0]
-    order = rank(ctx, bids, key, f"{what} track", before)
+    order = rank(ctx, bids, key, TRACK_BIDS[track], before)
     s.tracks[track] = order
     ctx.emit("track_set", "R7.1", track=track, order=list(order))
     if order[0] != old_holder:
@@ -185,18 +197,18 @@ def _wildling_plan(ctx: Context) -> Callable[[str], Any]:
 
 def wildlings_what(threat: int) -> str:
     """What the wildling bid is for (its prompt), as :mod:`.wildlings` asks it."""
-    return f"the Night's Watch against a wildling threat of {threat}"
+    return Msg("the Night's Watch against a wildling threat of {threat}", threat=threat)
 
 
 def _bid_rounds(ctx: Context, tracks: Sequence[str],
                 wildlings: bool) -> list[tuple[tuple[str, ...], str, Callable[[str], Any]]]:
-    out = [(("clash_of_kings", t), f"{TRACK_NAMES[t]} track", _bid_plan(ctx, t)) for t in tracks]
+    out = [(("clash_of_kings", t), TRACK_BIDS[t], _bid_plan(ctx, t)) for t in tracks]
     if wildlings:
         out.append((("wildlings",), wildlings_what(ctx.state.wildling_threat), _wildling_plan(ctx)))
     return out
 
 
-BIDS_NOTE = "; this Westeros phase's bids together at most your power"
+BIDS_NOTE = Msg("; this Westeros phase's bids together at most your power")
 
 
 def probe_bids(ctx: Context, tracks: Sequence[str], wildlings: bool,
@@ -270,7 +282,7 @@ def _ties_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecisi
     for t, track_bids in zip(later, known, strict=False):
         assert track_bids is not None
         asked = tie_break_request(ctx, track_bids, ("clash_of_kings", t),
-                                  f"{TRACK_NAMES[t]} track", list(s.tracks[t]), holder)
+                                  TRACK_BIDS[t], list(s.tracks[t]), holder)
         if asked is not None:
             ok, _, pending = ctx.decider.probe(*asked)
             if not ok:

@@ -11,13 +11,13 @@ reproduces every earlier step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agot_adjudicator.errors import Problem, excerpt
 from agot_adjudicator.model.answers import shape_problem
-from agot_adjudicator.model.naming import one_of
+from agot_adjudicator.model.text import Msg
 
 NO_PLAN = object()
 """Marker: the house has no plan for this decision."""
@@ -40,6 +40,8 @@ class Request:
     house: str
     kind: str
     prompt: str
+    """What is asked, for a person: a :class:`~agot_adjudicator.model.text.Msg` (English text
+    that a renderer says in the reader's language)."""
     options: tuple[Any, ...] = ()
     default: Any = None
     check: Check | None = field(default=None, compare=False)
@@ -65,7 +67,8 @@ class Request:
         if self.check is not None:
             return self.check(value)
         if self.options and value not in self.options:
-            return f"{value!r} is not one of: {one_of(str(o) for o in self.options)}"
+            return Msg("{answer} is not one of: {options}", answer=repr(value),
+                       options=listed(str(o) for o in self.options))
         return None
 
 
@@ -80,9 +83,10 @@ class PendingDecision:
 
     def to_dict(self) -> dict[str, Any]:
         r = self.request
-        out: dict[str, Any] = {"id": r.id, "house": r.house, "kind": r.kind, "prompt": r.prompt}
+        out: dict[str, Any] = {"id": r.id, "house": r.house, "kind": r.kind,
+                               "prompt": str(r.prompt)}
         if self.reason:
-            out["reason"] = self.reason
+            out["reason"] = str(self.reason)
         if self.ahead:
             out["ahead"] = True
         if r.options:
@@ -91,6 +95,37 @@ class PendingDecision:
             out["example"] = r.example
         out["default"] = r.default
         return out
+
+
+def listed(items: Iterable[Any], limit: int = 12) -> list[str]:
+    """Ids for a :class:`Msg` list field, cut as :func:`~agot_adjudicator.model.naming.one_of`
+    cuts them: the first ``limit``, then ``...`` (joined in English: the same text).
+
+    >>> listed(["a", "b", "c"], 2)
+    ['a', 'b', '...']
+    """
+    out = [str(i) for i in items]
+    return out[:limit] + (["..."] if len(out) > limit else [])
+
+
+def named(text: str, field_name: str, id_: str) -> Msg:
+    """A name for a :class:`Msg` field whose English form is not its id (a house card's
+    printed name): ``text`` in English; in another language the glossary's name of ``id_``,
+    ``field_name`` giving its kind (:data:`~agot_adjudicator.model.text.FIELD_KINDS`)."""
+    return _Named(text, field_name, id_)
+
+
+class _Named(Msg):
+    """A :class:`Msg` whose English text is a name and whose template names an id."""
+
+    def __new__(cls, text: str, field_name: str, id_: str) -> _Named:
+        self = str.__new__(cls, text)
+        self.template = "{" + field_name + "}"
+        self.fields = {field_name: id_}
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Named, (str(self), *self.fields.keys(), *self.fields.values()))
 
 
 class Pending(Exception):
@@ -134,12 +169,14 @@ class Decider:
         given = self.answers.get(request.id)
         if given is not None:
             if given.house is not None and given.house != request.house:
-                raise AnswerError([given.locate(f"{given.house} cannot answer {request.id}: it is "
-                                                f"{request.house}'s decision")])
+                raise AnswerError([given.locate(Msg(
+                    "{house} cannot answer {decision}: it is {owner}'s decision",
+                    house=given.house, decision=request.id, owner=request.house))])
             why = shape_problem(request.kind, given.value) or request.why_illegal(given.value)
             if why is not None:
-                raise AnswerError([given.locate(f"answer {excerpt(given.value)} to {request.id}: "
-                                                f"{why}")])
+                raise AnswerError([given.locate(Msg("answer {answer} to {decision}: {why}",
+                                                    answer=excerpt(given.value),
+                                                    decision=request.id, why=why))])
             self.used.append(request.id)
             return True, given.value, None
         return self._without_answer(request, plan, record=True)
@@ -166,7 +203,7 @@ class Decider:
             why = request.why_illegal(plan)
             if why is None:
                 return True, plan, None
-            reason = f"the plan no longer fits: {why}"
+            reason = Msg("the plan no longer fits: {why}", why=why)
         if self.defaults or request.house in self.nmr:
             if record:
                 self.applied_defaults.append((request, reason or "no answer"))

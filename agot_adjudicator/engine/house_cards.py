@@ -59,7 +59,8 @@ from enum import StrEnum
 
 from agot_adjudicator.engine.board import gain_power
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.decisions import NO_PLAN, Request, named
+from agot_adjudicator.model.text import Msg
 
 ROLES = ("attacker", "defender")
 NONE = "none"
@@ -242,12 +243,13 @@ def _card_plan(ctx: Context, house: str, card: str, options: list[str]) -> objec
 
 
 def _ask_card(ctx: Context, fight: Fight, role: str, options: list[str], default: str,
-              prompt: str) -> str:
+              prompt: Msg) -> str:
     house, card = fight.house(role), fight.cards[role]
     options = [*options, NONE]
     request = Request(f"{fight.key}/card/{card}/{house}", house, "card_choice",
-                      f"{ctx.ruleset.house_cards[card].name} (won the battle in {fight.area}): "
-                      + prompt, tuple(options), default)
+                      Msg("{card} (won the battle in {area}): {question}",
+                          card=named(ctx.ruleset.house_cards[card].name, "card", card),
+                          area=fight.area, question=prompt), tuple(options), default)
     return ctx.ask(request, _card_plan(ctx, house, card, options))
 
 
@@ -266,7 +268,7 @@ def _cersei(ctx: Context, fight: Fight, role: str) -> None:
     if not options:
         return
     choice = _ask_card(ctx, fight, role, options, options[0],
-                       f"remove one order of {loser} (give the area).")
+                       Msg("remove one order of {house} (give the area).", house=loser))
     if choice == NONE:
         return
     here = s.areas[choice]
@@ -290,7 +292,8 @@ def _renly(ctx: Context, fight: Fight, role: str) -> None:
                  reason="no knight left in the unit pool")
         return
     choice = _ask_card(ctx, fight, role, ["upgrade"], "upgrade",
-                       f"upgrade one footman that fought in {fight.area} to a knight?")
+                       Msg("upgrade one footman that fought in {area} to a knight?",
+                           area=fight.area))
     if choice == NONE:
         return
     units = fight.units[role]
@@ -316,7 +319,8 @@ def _melisandre(ctx: Context, fight: Fight, role: str) -> None:
     if not hand:
         return
     choice = _ask_card(ctx, fight, role, hand, NONE,
-                       f"pay 1 power to discard one card of {loser}'s hand (options list it).")
+                       Msg("pay 1 power to discard one card of {house}'s hand (options list "
+                           "it).", house=loser))
     if choice == NONE:
         return
     ctx.state.houses[house].power -= 1
@@ -340,8 +344,8 @@ def _asha(ctx: Context, fight: Fight, role: str) -> None:
     if not options:
         return
     choice = _ask_card(ctx, fight, role, options, options[0],
-                       "remove one Support or Consolidate Power order of another house "
-                       f"next to {fight.area} (give the area).")
+                       Msg("remove one Support or Consolidate Power order of another house "
+                           "next to {area} (give the area).", area=fight.area))
     if choice == NONE:
         return
     here = s.areas[choice]

@@ -23,6 +23,7 @@ from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.support import declare_support
 from agot_adjudicator.engine.turns import round_robin
 from agot_adjudicator.model.state import sort_units, without
+from agot_adjudicator.model.text import Msg
 
 
 def is_contested(ctx: Context, house: str, area_id: str) -> bool:
@@ -35,52 +36,66 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
     """Why a march answer is illegal (R5.3–R5.8), or None."""
     s, rs = ctx.state, ctx.ruleset
     if not isinstance(value, dict) or not set(value) <= {"moves", "leave_power_token"}:
-        return "expected {moves: {AREA: [units]}, leave_power_token: true|false}"
+        return Msg("expected {shape}", shape=MARCH_SHAPE)
     moves = value.get("moves") or {}
     token = value.get("leave_power_token", False)
     if not isinstance(moves, dict) or not isinstance(token, bool):
-        return "expected {moves: {AREA: [units]}, leave_power_token: true|false}"
+        return Msg("expected {shape}", shape=MARCH_SHAPE)
     here = s.area(origin)
     moved: list[str] = []
     contested = []
     for dest, units in moves.items():
         if dest not in rs.areas:
-            return f"no such area '{dest}'"
+            return Msg("no such area '{name}'", name=dest)
         if not isinstance(units, list) or not units or not all(
                 u in UNIT_STRENGTH for u in units):
-            return f"moves.{dest}: expected a list of footman, knight, ship"
+            return Msg("moves.{name}: expected a list of footman, knight, ship", name=dest)
         for unit in units:
             if dest not in destinations(s, rs, house, origin, unit):
-                kind = "sea" if unit == "ship" else "land"
-                return (f"a {unit} cannot move from {origin} to {dest} (not an adjacent {kind} "
-                        "area" + ("" if unit == "ship" else " and no ship transport") + ")")
+                f = {"unit": unit, "origin": origin, "destination": dest}
+                return (Msg("a {unit} cannot move from {origin} to {destination} (not an "
+                            "adjacent sea area)", **f) if unit == "ship" else
+                        Msg("a {unit} cannot move from {origin} to {destination} (not an "
+                            "adjacent land area and no ship transport)", **f))
         moved += units
         if is_contested(ctx, house, dest):
             contested.append(dest)
     if without(here.standing(), moved) is None:
-        routed = f" ({len(here.routed)} routed cannot move)" if here.routed else ""
-        return f"{origin} has {', '.join(sort_units(here.standing())) or 'no units'} able to " \
-               f"move{routed}; cannot move {', '.join(sort_units(moved))}"
+        routed = (Msg(" ({count} routed cannot move)", count=len(here.routed)) if here.routed
+                  else "")
+        return Msg("{origin} has {units} able to move{routed}; cannot move {moved}",
+                   origin=origin, units=_units(here.standing()), routed=routed,
+                   moved=_units(moved))
     if len(contested) > 1:
-        return f"a march may start at most one battle or attack (R5.3): {', '.join(contested)}"
+        return Msg("a march may start at most one battle or attack (R5.3): {areas}",
+                   areas=contested)
     counts = unit_counts(s, house)
     counts[origin] = counts.get(origin, 0) - len(moved)
     for dest, units in moves.items():
         counts[dest] = counts.get(dest, 0) + len(units)
     counts = {a: n for a, n in counts.items() if n > 0}
     if not within_supply(s, rs, house, counts):
-        return "the move would exceed the supply limit (R5.8)"
+        return Msg("the move would exceed the supply limit (R5.8)")
     if token:
         rest = without(here.units, moved) or []
         if rs.areas[origin].is_sea:
-            return "no power tokens at sea (R5.5)"
+            return Msg("no power tokens at sea (R5.5)")
         if rest:
-            return "a power token is left only when all footmen and knights leave (R5.5)"
+            return Msg("a power token is left only when all footmen and knights leave (R5.5)")
         if here.power_token == house:
-            return f"{house} already has a power token in {origin}"
+            return Msg("{house} already has a power token in {area}", house=house, area=origin)
         if s.houses[house].power < 1:
-            return f"{house} has no available power token (R5.5)"
+            return Msg("{house} has no available power token (R5.5)", house=house)
     return None
+
+
+MARCH_SHAPE = "{moves: {AREA: [units]}, leave_power_token: true|false}"
+"""A march answer's shape, as a player writes it."""
+
+
+def _units(units: list[str]) -> list[str] | Msg:
+    """Units for a sentence's field: the sorted unit types, or ``no units``."""
+    return sort_units(units) if units else Msg("no units")
 
 
 def march_basis(ctx: Context, house: str) -> tuple[Any, ...]:
@@ -140,8 +155,10 @@ def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list
             lost = battles.choose_units(
                 ctx, f"{ctx.rid(f'march@{origin}')}/retreat_losses/{house}", "retreat_losses",
                 house, units, len(units) - kept,
-                f"only {kept} of your units {units} can go back to {origin} within your supply "
-                "limit: choose the ones destroyed.", [dest, origin])
+                Msg("only {count} of your units {listed} can go back to {origin} within your "
+                    "supply limit: choose the ones destroyed.", count=kept,
+                    listed=Msg("[{units}]", units=[Msg("'{unit}'", unit=u) for u in units]),
+                    origin=origin), [dest, origin])
             ctx.emit("unit_destroyed", "R5.8", house=house, area=origin, units=sort_units(lost),
                      reason="supply limit on the way back from a failed attack")
             units = without(units, lost) or []
@@ -159,9 +176,9 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
     assert order is not None
     standing = s.area(origin).standing()
     request = Request(ctx.rid(f"march@{origin}", house), house, "march",
-                      f"{house}'s {order} in {origin}: move any of "
-                      f"{', '.join(sort_units(standing)) or 'no units'} to adjacent areas "
-                      "(ship transport allowed), at most one battle.",
+                      Msg("{house}'s {order} in {origin}: move any of {units} to adjacent "
+                          "areas (ship transport allowed), at most one battle.", house=house,
+                          order=order, origin=origin, units=_units(standing)),
                       default={"moves": {}, "leave_power_token": False},
                       check=lambda v: march_problem(ctx, house, origin, v),
                       example={"moves": {}, "leave_power_token": False},

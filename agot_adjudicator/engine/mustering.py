@@ -36,10 +36,17 @@ from typing import Any
 
 from agot_adjudicator.engine.board import controlled_areas, unit_counts, within_supply
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, AnswerError, Pending, PendingDecision, Request
-from agot_adjudicator.model.naming import one_of
+from agot_adjudicator.engine.decisions import (
+    NO_PLAN,
+    AnswerError,
+    Pending,
+    PendingDecision,
+    Request,
+    listed,
+)
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState, sort_units
+from agot_adjudicator.model.text import Msg
 
 COSTS = {"footman": 1, "knight": 2, "ship": 1, "upgrade": 1}
 """Mustering costs (R3.5)."""
@@ -73,7 +80,7 @@ def parse_musters(ctx: Context, house: str, castle: str, value: Any) -> list[Mus
     """
     s, rs = ctx.state, ctx.ruleset
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return "expected a list of: footman, knight, upgrade, ship:SEA"
+        return Msg("expected a list of: {steps}", steps=STEPS)
     points = rs.areas[castle].mustering_points
     seas = ship_seas(ctx.state, ctx.ruleset, house, castle)
     counts = unit_counts(s, house)
@@ -85,43 +92,76 @@ def parse_musters(ctx: Context, house: str, castle: str, value: Any) -> list[Mus
     for item in value:
         kind, _, sea = item.partition(":")
         if kind not in COSTS or (sea and kind != "ship"):
-            return f"'{item}' is not one of: footman, knight, upgrade, ship:SEA"
+            return Msg("'{step}' is not one of: {steps}", step=item, steps=STEPS)
         spent += COSTS[kind]
         if spent > points:
-            return (f"{castle} gives {points} mustering point{'s' if points > 1 else ''}; "
-                    f"{', '.join(value)} cost{'s' if len(value) == 1 else ''} "
-                    f"{sum(COSTS[v.partition(':')[0]] for v in value if v.partition(':')[0] in COSTS)}")
+            cost = sum(COSTS[v.partition(':')[0]] for v in value if v.partition(':')[0] in COSTS)
+            return _too_dear(castle, points, list(value), cost)
         if kind == "upgrade":
             if footmen_here - upgrades < 1:
-                return f"no footman of {house} in {castle} left to upgrade"
+                return Msg("no footman of {house} in {castle} left to upgrade", house=house,
+                           castle=castle)
             upgrades += 1
             unit, where = "knight", castle
         elif kind == "ship":
             if not sea:
                 if len(seas) != 1:
-                    return (f"name the sea for the ship (ship:SEA); legal: {one_of(seas)}" if seas
-                            else f"no sea area next to {castle} can take a ship of {house}")
+                    return (Msg("name the sea for the ship (ship:SEA); legal: {seas}",
+                                seas=listed(seas)) if seas
+                            else Msg("no sea area next to {castle} can take a ship of {house}",
+                                     castle=castle, house=house))
                 sea = seas[0]
             if sea not in seas:
-                why = ("is not a sea area next to " + castle if sea not in rs.areas
-                       or sea not in rs.areas[castle].adjacent or not rs.areas[sea].is_sea
-                       else "holds another house's ships")
-                return f"a ship cannot be mustered into {sea}: it {why}" + \
-                       (f" (legal: {one_of(seas)})" if seas else "")
+                why = (Msg("is not a sea area next to {castle}", castle=castle)
+                       if sea not in rs.areas or sea not in rs.areas[castle].adjacent
+                       or not rs.areas[sea].is_sea else Msg("holds another house's ships"))
+                return (Msg("a ship cannot be mustered into {sea}: it {why} (legal: {seas})",
+                            sea=sea, why=why, seas=listed(seas)) if seas else
+                        Msg("a ship cannot be mustered into {sea}: it {why}", sea=sea, why=why))
             unit, where = "ship", sea
         else:
             unit, where = kind, castle
         added[unit] += 1
         limit = rs.unit_limits[unit]
         if _on_board(s, house, unit) + added[unit] - (upgrades if unit == "footman" else 0) > limit:
-            return f"{house} has all {limit} of its {unit}s on the board (R0.4)"
+            return Msg("{house} has all {limit} of its {unit}s on the board (R0.4)",
+                       house=house, limit=limit, unit=unit)
         if kind != "upgrade":
             counts[where] = counts.get(where, 0) + 1
             if not within_supply(s, rs, house, counts):
-                return (f"{item} would break {house}'s supply limit (level "
-                        f"{s.houses[house].supply}, R9)")
+                return Msg("{step} would break {house}'s supply limit (level {level}, R9)",
+                           step=item, house=house, level=s.houses[house].supply)
         steps.append(Muster(kind, where))
     return steps
+
+
+STEPS = "footman, knight, upgrade, ship:SEA"
+"""The steps an answer lists, as a player writes them."""
+CASTLE_KINDS = {"stronghold": Msg("stronghold"), "city": Msg("city")}
+
+
+def _too_dear(castle: str, points: int, steps: list[str], cost: int) -> Msg:
+    """Why ``steps`` cost more than ``castle`` gives (R3.5)."""
+    f = {"castle": castle, "points": points, "steps": steps, "cost": cost}
+    if points > 1:
+        return (Msg("{castle} gives {points} mustering points; {steps} costs {cost}", **f)
+                if len(steps) == 1 else
+                Msg("{castle} gives {points} mustering points; {steps} cost {cost}", **f))
+    return (Msg("{castle} gives {points} mustering point; {steps} costs {cost}", **f)
+            if len(steps) == 1 else
+            Msg("{castle} gives {points} mustering point; {steps} cost {cost}", **f))
+
+
+def _muster_prompt(house: str, castle: str, castle_kind: str, points: int,
+                   seas: list[str]) -> Msg:
+    costs = (Msg("footman 1, knight 2, upgrade 1, ship 1 (into {seas}); [] for nothing.",
+                 seas=seas) if seas else
+             Msg("footman 1, knight 2, upgrade 1, ship 1; [] for nothing."))
+    f = {"house": house, "castle": castle, "castle_kind": castle_kind, "points": points,
+         "costs": costs}
+    if points > 1:
+        return Msg("{house} musters in {castle} ({castle_kind}, {points} points): {costs}", **f)
+    return Msg("{house} musters in {castle} ({castle_kind}, {points} point): {costs}", **f)
 
 
 def can_muster_anything(ctx: Context, house: str, castle: str) -> bool:
@@ -185,9 +225,7 @@ def resolve_mustering(ctx: Context) -> None:
                         *([f"ship:{a}"] for a in seas), []]
             request = Request(
                 ctx.rid("mustering", castle, house), house, "muster",
-                f"{house} musters in {castle} ({kind}, {points} point{'s' if points > 1 else ''}): "
-                "footman 1, knight 2, upgrade 1, ship 1"
-                + (f" (into {', '.join(seas)})" if seas else "") + "; [] for nothing.",
+                _muster_prompt(house, castle, CASTLE_KINDS.get(kind, kind), points, seas),
                 default=[], check=check,
                 example=next(c for c in examples if check(c) is None))
             try:
@@ -202,8 +240,9 @@ def resolve_mustering(ctx: Context) -> None:
                         parse_musters(before, house, castle, given), str):
                     raise
                 why = check(given)
-                missing.append(PendingDecision(request, f"the answer {given!r} no longer fits "
-                                                        f"after the musters before it: {why}"))
+                missing.append(PendingDecision(request, Msg(
+                    "the answer {answer} no longer fits after the musters before it: {why}",
+                    answer=repr(given), why=why)))
                 continue
             steps = parse_musters(ctx, house, castle, answer)
             assert not isinstance(steps, str), steps

@@ -7,10 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
-from agot_adjudicator.model.naming import one_of, suggest
+from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request, listed
+from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import RESTRICTIONS, GameState
+from agot_adjudicator.model.text import Msg
 
 RESTRICTED_KIND = {card: r.forbids for card, r in RESTRICTIONS.items() if r.forbids is not None}
 """Order kinds that a Westeros card forbids for the round (R3.9–R3.11)."""
@@ -34,40 +35,50 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
     forbidden = {RESTRICTED_KIND[r]: r for r in active if r in RESTRICTED_KIND}
     for area_id, order in orders.items():
         if area_id not in ruleset.areas:
-            out.append((area_id, f"no such area '{area_id}'{suggest(area_id, ruleset.areas)}"))
+            out.append((area_id, Msg("no such area '{name}'{hint}", name=area_id,
+                                     hint=did_you_mean(area_id, ruleset.areas))))
             continue
         here = state.area(area_id)
         if here.house != house or not here.units:
-            holder = f"{here.house} units" if here.units else "no units"
-            out.append((area_id, f"{house} has no units in {area_id} ({holder} there); orders go "
-                                 "only where the house has units (R4.1)"))
+            holder = Msg("{house} units", house=here.house) if here.units else Msg("no units")
+            out.append((area_id, Msg("{house} has no units in {area} ({there} there); orders go "
+                                     "only where the house has units (R4.1)", house=house,
+                                     area=area_id, there=holder)))
             continue
         if order is None:
             continue
         if order not in ruleset.order_tokens:
-            out.append((area_id, f"'{order}' is not an order{suggest(order, ruleset.order_tokens)} "
-                                 f"(expected one of: {one_of(ruleset.order_tokens)})"))
+            out.append((area_id, Msg("'{name}' is not an order{hint} (expected one of: {ids})",
+                                     name=order, hint=did_you_mean(order, ruleset.order_tokens),
+                                     ids=listed(ruleset.order_tokens))))
             continue
         token = ruleset.order_tokens[order]
         used[order] = used.get(order, 0) + 1
         if used[order] == token.count + 1:
-            plural = "s" if token.count > 1 else ""
-            out.append((area_id, f"{house} has only {token.count} '{order}' order{plural} (R0.2)"))
+            f = {"house": house, "count": token.count, "order": order}
+            out.append((area_id, Msg("{house} has only {count} '{order}' orders (R0.2)", **f)
+                        if token.count > 1 else
+                        Msg("{house} has only {count} '{order}' order (R0.2)", **f)))
         stars += token.special
         if token.kind == "consolidate_power" and ruleset.areas[area_id].is_sea:
-            out.append((area_id, f"'{order}' cannot be placed at sea: Consolidate Power only on "
-                                 "land (R4.3)"))
+            out.append((area_id, Msg("'{order}' cannot be placed at sea: Consolidate Power only "
+                                     "on land (R4.3)", order=order)))
         if token.kind == "support" and ruleset.support_forbidden(area_id):
-            out.append((area_id, f"'{order}' cannot be placed on {area_id}: an island has no land "
-                                 "neighbour to support (R4.1, R6.2)"))
+            out.append((area_id, Msg("'{order}' cannot be placed on {area}: an island has no "
+                                     "land neighbour to support (R4.1, R6.2)", order=order,
+                                     area=area_id)))
         if token.kind in forbidden:
-            out.append((area_id, f"'{order}': no {token.kind.replace('_', ' ')} orders may be "
-                                 f"placed this round ({forbidden[token.kind]}, R4.4)"))
+            out.append((area_id, Msg("'{order}': no {order_kind} orders may be placed this "
+                                     "round ({westeros_card}, R4.4)", order=order,
+                                     order_kind=ORDER_KINDS.get(token.kind, token.kind.replace('_', ' ')),
+                                     westeros_card=forbidden[token.kind])))
     allowed = stars_allowed(state, ruleset, house)
     if stars > allowed:
-        out.append((None, f"{house} placed {stars} special order{'s' if stars != 1 else ''}; "
-                          "its King's Court position "
-                          f"allows {allowed} (R4.2)"))
+        f = {"house": house, "count": stars, "allowed": allowed}
+        out.append((None, Msg("{house} placed {count} special order; its King's Court "
+                              "position allows {allowed} (R4.2)", **f) if stars == 1 else
+                    Msg("{house} placed {count} special orders; its King's Court "
+                        "position allows {allowed} (R4.2)", **f)))
     return out
 
 
@@ -77,9 +88,38 @@ def orders_problem(state: GameState, ruleset: Ruleset, house: str, value: Any) -
     The check of the ``orders`` request; ``agot validate`` calls it on a direct answer too.
     """
     if not isinstance(value, dict):
-        return "expected a mapping of area: order"
+        return Msg("expected a mapping of area: order")
     errors = order_errors(state, ruleset, house, value)
-    return "; ".join(f"{a}: {m}" if a else m for a, m in errors) or None
+    return problems_text([Msg("{place}: {problem}", place=a, problem=m) if a else m
+                          for a, m in errors])
+
+
+ORDER_KINDS = {"march": Msg("march"), "defense": Msg("defense"), "support": Msg("support"),
+               "raid": Msg("raid"), "consolidate_power": Msg("consolidate power")}
+"""Order kinds in a sentence ("no raid orders may be placed")."""
+
+
+def did_you_mean(value: str, known: Any) -> Msg | str:
+    """`` (did you mean 'x'?)`` (:func:`~agot_adjudicator.model.naming.suggest`) as a
+    sentence, or an empty string."""
+    hint = suggest(value, known)
+    if not hint:
+        return ""
+    return Msg(" (did you mean '{name}'?)", name=hint[len(" (did you mean '"):-len("'?)")])
+
+
+RAVEN_SHAPE = "{area: AREA, order: ORDER}"
+"""A Raven answer's shape, as a player writes it."""
+
+
+def problems_text(problems: Sequence[str]) -> str | None:
+    """Several reasons as one: joined by ``; `` (None when there are none)."""
+    if not problems:
+        return None
+    out = problems[0]
+    for p in problems[1:]:
+        out = Msg("{first}; {then}", first=out, then=p)
+    return out
 
 
 def _orders_check(ctx: Context, house: str) -> Any:
@@ -116,8 +156,8 @@ def place_orders(ctx: Context) -> None:
                 if ctx.state.area(a).house == house and ctx.state.area(a).units]
         submitted = ctx.inputs.of(house).orders
         request = Request(ctx.rid("orders", house), house, "orders",
-                          f"Place {house}'s orders (one per area with its units: "
-                          f"{', '.join(mine)}).", default={}, check=_orders_check(ctx, house),
+                          Msg("Place {house}'s orders (one per area with its units: {areas}).",
+                              house=house, areas=mine), default={}, check=_orders_check(ctx, house),
                           example=example_orders(ctx.state, ctx.ruleset, house, mine))
         items.append((request, dict(submitted) if submitted is not None else NO_PLAN))
     try:
@@ -152,22 +192,24 @@ def raven_problem(state: GameState, ruleset: Ruleset, house: str, value: Any) ->
         return None
     mine = [a for a in ruleset.area_ids if state.area(a).house == house and state.area(a).order]
     if not isinstance(value, dict) or set(value) != {"area", "order"}:
-        return "expected null or {area: AREA, order: ORDER}"
+        return Msg("expected null or {shape}", shape=RAVEN_SHAPE)
     if value["area"] not in mine:
-        return f"{house} has no order in {value['area']} (its orders: {', '.join(mine)})"
+        return Msg("{house} has no order in {area} (its orders: {areas})", house=house,
+                   area=value["area"], areas=mine)
     unused = unused_tokens(state, ruleset, house)
     if value["order"] not in unused:
-        return f"'{value['order']}' is not an unused {house} order (unused: {one_of(unused)})"
+        return Msg("'{order}' is not an unused {house} order (unused: {unused})",
+                   order=value["order"], house=house, unused=listed(unused))
     orders = {a: state.area(a).order for a in mine}
     orders[value["area"]] = value["order"]
     errors = order_errors(state, ruleset, house, orders)
-    return "; ".join(m for _, m in errors) or None
+    return problems_text([m for _, m in errors])
 
 
 def _raven_shape(value: Any) -> str | None:
     if value is None or (isinstance(value, dict) and set(value) == {"area", "order"}):
         return None
-    return "expected null or {area: AREA, order: ORDER}"
+    return Msg("expected null or {shape}", shape=RAVEN_SHAPE)
 
 
 def raven_ahead(ctx: Context) -> PendingDecision | None:
@@ -184,10 +226,11 @@ def raven_ahead(ctx: Context) -> PendingDecision | None:
     if s.raven_used or house not in houses_with_units(ctx):
         return None
     request = Request(ctx.rid("raven", house), house, "raven",
-                      f"Messenger Raven, asked with the orders: once every order is revealed "
-                      f"{house} may replace one of its orders with an unused order token. "
-                      "Answer null to keep them, {area, order} to swap, or leave it out to "
-                      "decide when the orders are revealed.", default=None, check=_raven_shape)
+                      Msg("Messenger Raven, asked with the orders: once every order is revealed "
+                          "{house} may replace one of its orders with an unused order token. "
+                          "Answer null to keep them, {shape} to swap, or leave it out to "
+                          "decide when the orders are revealed.", house=house,
+                          shape="{area, order}"), default=None, check=_raven_shape)
     ok, _, pending = ctx.decider.probe(request, ctx.inputs.of(house).plans.get("raven",
                                                                                 NO_PLAN))
     return None if ok or pending is None else replace(pending, ahead=True)
@@ -202,9 +245,10 @@ def messenger_raven(ctx: Context) -> None:
     mine = [a for a in ctx.ruleset.area_ids if s.area(a).house == house and s.area(a).order]
     if not mine:
         if ctx.rid("raven", house) in ctx.decider.answers:  # asked ahead (RUL-4.6-1): keep
-            ctx.ask(Request(ctx.rid("raven", house), house, "raven", "no order to replace",
+            ctx.ask(Request(ctx.rid("raven", house), house, "raven", Msg("no order to replace"),
                             default=None, check=lambda v: None if v is None else
-                            f"{house} placed no order that the Raven could replace"))
+                            Msg("{house} placed no order that the Raven could replace",
+                                house=house)))
         return
     unused = unused_tokens(s, ctx.ruleset, house)
 
@@ -216,8 +260,9 @@ def messenger_raven(ctx: Context) -> None:
     swaps = tuple(swap for swap in ({"area": a, "order": o} for a in mine for o in unused)
                   if check(swap) is None)
     request = Request(ctx.rid("raven", house), house, "raven",
-                      f"Messenger Raven: {house} may replace one of its orders ({', '.join(mine)}) "
-                      "with an unused order token, or answer null.", default=None, check=check,
+                      Msg("Messenger Raven: {house} may replace one of its orders ({areas}) "
+                          "with an unused order token, or answer null.", house=house, areas=mine),
+                      default=None, check=check,
                       example=swaps[0] if swaps else None, choices=(None, *swaps))
     choice = ctx.ask(request, plan)
     s.raven_used = True

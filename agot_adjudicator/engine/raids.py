@@ -12,10 +12,10 @@ from typing import Any
 
 from agot_adjudicator.engine.board import gain_power
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.decisions import NO_PLAN, Request, listed
 from agot_adjudicator.engine.turns import round_robin
-from agot_adjudicator.model.naming import one_of
 from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.text import Msg
 
 RAIDABLE = ("raid", "support", "consolidate_power")
 
@@ -69,15 +69,18 @@ def resolve_raid(ctx: Context, house: str, area_id: str) -> None:
 
     def check(value: Any) -> str | None:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            return "expected a list of areas"
+            return Msg("expected a list of areas")
         if len(value) > limit or len(set(value)) != len(value):
-            return f"at most {limit} different target{'s' if limit > 1 else ''}"
+            return (Msg("at most {limit} different targets", limit=limit) if limit > 1 else
+                    Msg("at most {limit} different target", limit=limit))
         bad = [v for v in value if v not in legal]
-        return f"cannot raid {', '.join(bad)} (legal: {one_of(legal)})" if bad else None
+        return (Msg("cannot raid {areas} (legal: {legal})", areas=bad, legal=listed(legal))
+                if bad else None)
 
     request = Request(ctx.rid(f"raid@{area_id}", house), house, "raid",
-                      f"{house}'s {order} in {area_id}: choose up to {limit} of the adjacent "
-                      f"orders to remove ({', '.join(legal)}), or [].", tuple(legal), [],
+                      Msg("{house}'s {order} in {area}: choose up to {limit} of the adjacent "
+                          "orders to remove ({areas}), or [].", house=house, order=order,
+                          area=area_id, limit=limit, areas=legal), tuple(legal), [],
                       check=check, example=legal[:limit],
                       choices=tuple([[], *([t] for t in legal),
                                      *([a, b] for a, b in itertools.permutations(legal, 2)

@@ -43,6 +43,7 @@ from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import Msg
 
 Unit = tuple[str, str]
 """(area, unit type)."""
@@ -76,6 +77,10 @@ def destroy_unit(ctx: Context, house: str, area_id: str, unit: str, rule: str, c
     ctx.emit("unit_destroyed", rule, house=house, area=area_id, unit=unit, cause=cause)
 
 
+ENTRY = "{area, unit}"
+"""An explicit unit entry, as a player writes it."""
+
+
 def parse_units_or_types(value: Any) -> tuple[str, list[Any]] | str:
     """``("types", [...])`` or ``("units", [(area, unit), ...])``, or why ``value`` is malformed.
 
@@ -86,15 +91,15 @@ def parse_units_or_types(value: Any) -> tuple[str, list[Any]] | str:
     >>> parse_units_or_types("footman")
     'expected a list of unit types or of {area, unit} entries'
     """
-    bad = "expected a list of unit types or of {area, unit} entries"
+    bad = Msg("expected a list of unit types or of {entries} entries", entries=ENTRY)
     if not isinstance(value, list):
         return bad
     if all(isinstance(v, str) for v in value):
         unknown = [v for v in value if v not in UNIT_TYPES]
         if unknown:
-            return f"'{unknown[0]}' is not a unit type (footman, knight, ship)"
+            return Msg("'{name}' is not a unit type (footman, knight, ship)", name=unknown[0])
         if len(set(value)) != len(value):
-            return "a unit type is listed twice"
+            return Msg("a unit type is listed twice")
         return ("types", list(value))
     if all(isinstance(v, dict) for v in value):
         units = []
@@ -102,10 +107,10 @@ def parse_units_or_types(value: Any) -> tuple[str, list[Any]] | str:
             if sorted(v) != ["area", "unit"] or not all(isinstance(x, str) for x in v.values()):
                 return bad
             if v["unit"] not in UNIT_TYPES:
-                return f"'{v['unit']}' is not a unit type (footman, knight, ship)"
+                return Msg("'{name}' is not a unit type (footman, knight, ship)", name=v["unit"])
             units.append((v["area"], v["unit"]))
         return ("units", units)
-    return "give either unit types or {area, unit} entries, not both"
+    return Msg("give either unit types or {entries} entries, not both", entries=ENTRY)
 
 
 def resolve_units_or_types(state: GameState, ruleset: Ruleset, house: str, value: Any, *,
@@ -123,7 +128,7 @@ def resolve_units_or_types(state: GameState, ruleset: Ruleset, house: str, value
         return parsed
     form, items = parsed
     if form == "types":
-        return by_types(items) if items else "the list of unit types is empty"
+        return by_types(items) if items else Msg("the list of unit types is empty")
     why = missing_units(state, ruleset, house, items) or check_units(items)
     return why if why is not None else items
 
@@ -135,9 +140,11 @@ def missing_units(state: GameState, ruleset: Ruleset, house: str, units: list[Un
         wanted = units.count((area_id, unit))
         there = have.count((area_id, unit))
         if wanted > there:
+            f = {"house": house, "unit": unit, "area": area_id, "count": there}
             if there == 0:
-                return f"{house} has no {unit} in {area_id}"
-            return f"{house} has only {there} {unit}{'s' if there > 1 else ''} in {area_id}"
+                return Msg("{house} has no {unit} in {area}", **f)
+            return (Msg("{house} has only {count} {unit}s in {area}", **f) if there > 1 else
+                    Msg("{house} has only {count} {unit} in {area}", **f))
     return None
 
 
@@ -211,8 +218,12 @@ def plan_reduction(state: GameState, ruleset: Ruleset, house: str, level: int,
             choice = next((t for t in priority if t in pool), None)
             if choice is None:
                 left = sorted(set(pool), key=UNIT_TYPES.index)
-                return (f"{house} must destroy {n} unit{'s' if n > 1 else ''} in {area_id}, which "
-                        f"holds only {', '.join(left)} beyond the types listed ({', '.join(priority)})")
+                f = {"house": house, "count": n, "area": area_id, "units": left,
+                     "unit_types": list(priority)}
+                return (Msg("{house} must destroy {count} units in {area}, which holds only "
+                            "{units} beyond the types listed ({unit_types})", **f) if n > 1 else
+                        Msg("{house} must destroy {count} unit in {area}, which holds only "
+                            "{units} beyond the types listed ({unit_types})", **f))
             pool.remove(choice)
             out.append((area_id, choice))
     return out
@@ -223,11 +234,12 @@ def explicit_reduction_problem(state: GameState, ruleset: Ruleset, house: str, l
     """Why explicit ``units`` (all on the board) are not a legal reduction to ``level`` (R9), or None."""
     counts = unit_counts(state, house)
     if not fits(ruleset, level, counts_after(counts, units)):
-        return f"{house}'s armies still exceed supply level {level} after these units are destroyed"
+        return Msg("{house}'s armies still exceed supply level {level} after these units are "
+                   "destroyed", house=house, level=level)
     for i, (area_id, unit) in enumerate(units):
         if fits(ruleset, level, counts_after(counts, units[:i] + units[i + 1:])):
-            return (f"the {unit} in {area_id} need not be destroyed: the armies fit without it "
-                    "(units are destroyed only until they fit)")
+            return Msg("the {unit} in {area} need not be destroyed: the armies fit without it "
+                       "(units are destroyed only until they fit)", unit=unit, area=area_id)
     return None
 
 
@@ -240,9 +252,11 @@ def reduction_for(state: GameState, ruleset: Ruleset, house: str, level: int,
         check_units=lambda units: explicit_reduction_problem(state, ruleset, house, level, units))
 
 
-def describe_armies(state: GameState, house: str) -> str:
+def describe_armies(state: GameState, house: str) -> list[Msg] | Msg:
+    """A house's armies for a sentence's field: ``area size`` per army, or ``none``."""
     counts = unit_counts(state, house)
-    return ", ".join(f"{a} {counts[a]}" for a in sorted(counts) if counts[a] >= 2) or "none"
+    return [Msg("{area} {count}", area=a, count=counts[a]) for a in sorted(counts)
+            if counts[a] >= 2] or Msg("none")
 
 
 def resolve_supply(ctx: Context) -> None:
@@ -271,9 +285,10 @@ def resolve_supply(ctx: Context) -> None:
         example = plan_reduction(s, rs, house, level, default)
         request = Request(
             ctx.rid("supply", "reduce", house), house, "supply_reduction",
-            f"{house}'s supply is now {level} (armies allowed: {allowed}); its armies "
-            f"({describe_armies(s, house)}) do not fit. Destroy units until they fit: list "
-            "{area, unit} entries, or unit types in order of preference.",
+            Msg("{house}'s supply is now {level} (armies allowed: {allowed}); its armies "
+                "({armies}) do not fit. Destroy units until they fit: list {entries} entries, "
+                "or unit types in order of preference.", house=house, level=level,
+                allowed=str(allowed), armies=describe_armies(s, house), entries=ENTRY),
             default=default, check=check,
             example=as_entries(example) if isinstance(example, list) else None)
         plan = ctx.inputs.plan(house, "supply_reductions", None)

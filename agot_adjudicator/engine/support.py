@@ -14,6 +14,7 @@ from agot_adjudicator.engine.board import UNIT_STRENGTH
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.text import Msg
 
 NO_ONE = "none"
 
@@ -103,10 +104,12 @@ def declare_support(ctx: Context, key: str, target: str, attacker: str,
         sides = [attacker] + ([defender] if defender is not None else [])
         options = [*sides, NO_ONE]
         default = owner if owner in sides else NO_ONE
-        prompt = (f"{attacker} attacks {target}"
-                  + (f" held by {defender}" if defender else " (neutral force)")
-                  + f"; your Support order in {area_id} may back "
-                  + " or ".join(sides) + " or no one.")
+        prompt = (Msg("{attacker} attacks {target} held by {defender}; your Support order in "
+                      "{area} may back {attacker} or {defender} or no one.", attacker=attacker,
+                      target=target, defender=defender, area=area_id) if defender else
+                  Msg("{attacker} attacks {target} (neutral force); your Support order in {area} "
+                      "may back {attacker} or no one.", attacker=attacker, target=target,
+                      area=area_id))
         request = Request(f"{key}/support@{area_id}/{owner}", owner, "support", prompt,
                           tuple(options), default, reveals=(owner, *sides[1:]))
         items.append((request, _plan_side(ctx, owner, area_id, options)))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.model.text import Msg
 
 PLAN_KEYS = {"raid": "raids", "march": "marches"}
 """Order kinds resolved in turns (R5.2, R5.3) → their plan key (``plans.marches``), which also
@@ -17,6 +18,13 @@ def areas_with(ctx: Context, house: str, kind: str) -> list[str]:
     s, rs = ctx.state, ctx.ruleset
     return [a for a in rs.area_ids if (here := s.areas.get(a)) is not None and here.house == house
             and here.order and rs.order_tokens[here.order].kind == kind]
+
+
+NEXT_PROMPTS = {
+    "raid": lambda house: Msg("{house}: which raid order resolves now?", house=house),
+    "march": lambda house: Msg("{house}: which march order resolves now?", house=house),
+}
+"""The "which next" prompt of each order kind resolved in turns (:data:`PLAN_KEYS`)."""
 
 
 def choose_next(ctx: Context, house: str, candidates: list[str], kind: str) -> str:
@@ -32,7 +40,7 @@ def choose_next(ctx: Context, house: str, candidates: list[str], kind: str) -> s
     plans = ctx.inputs.plan(house, key) or []
     plan = next((p["from"] for p in plans if p["from"] in candidates), NO_PLAN)
     request = Request(ctx.rid(key, "next@" + "+".join(candidates), house), house, f"{kind}_next",
-                      f"{house}: which {kind.replace('_', ' ')} order resolves now?",
+                      NEXT_PROMPTS[kind](house),
                       tuple(candidates), candidates[0])
     choice: str = ctx.ask(request, plan)
     return choice

@@ -54,6 +54,7 @@ from agot_adjudicator.engine.board import LOSS_ORDER, check_instant_win
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
 from agot_adjudicator.engine.supply import (
+    ENTRY,
     Unit,
     as_entries,
     destroy_unit,
@@ -62,6 +63,7 @@ from agot_adjudicator.engine.supply import (
 )
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import Msg
 
 POINTS = {"footman": 1, "knight": 2, "ship": 1}
 """Mustering points of a unit removed for the wildlings (R8.4)."""
@@ -122,8 +124,11 @@ def losses_by_priority(units: list[Unit], owe: int, priority: list[str]) -> list
                 break
         if chosen is None:
             left = sorted({u for _, u in pool})
-            return (f"the types listed ({', '.join(priority)}) cannot pay {need} more "
-                    f"point{'s' if need > 1 else ''}; units left: {', '.join(left)}")
+            f = {"unit_types": list(priority), "count": need, "units": left}
+            return (Msg("the types listed ({unit_types}) cannot pay {count} more points; units "
+                        "left: {units}", **f) if need > 1 else
+                    Msg("the types listed ({unit_types}) cannot pay {count} more point; units "
+                        "left: {units}", **f))
         size = {a: sum(1 for b, _ in pool if b == a) for a, _ in pool}
         areas = [a for a, u in pool if u == chosen]
         area = max(areas, key=lambda a: (size[a], -areas.index(a)))
@@ -141,8 +146,11 @@ def losses_for(state: GameState, units: list[Unit], house: str, owe: int,
     def check_units(items: list[Unit]) -> str | None:
         paid = sum(POINTS[u] for _, u in items)
         if paid != need:
-            return (f"{house} owes {owe} point{'s' if owe > 1 else ''} and must remove units worth "
-                    f"{need}; these are worth {paid}")
+            f = {"house": house, "owe": owe, "need": need, "paid": paid}
+            return (Msg("{house} owes {owe} points and must remove units worth {need}; these "
+                        "are worth {paid}", **f) if owe > 1 else
+                    Msg("{house} owes {owe} point and must remove units worth {need}; these "
+                        "are worth {paid}", **f))
         return None
 
     return resolve_units_or_types(state, ruleset, house, value,
@@ -150,7 +158,15 @@ def losses_for(state: GameState, units: list[Unit], house: str, owe: int,
                                   check_units=check_units)
 
 
-WHAT = {"highest": "may take a card back", "lowest": "removes 4 points of units"}
+TIE_PROMPTS = {
+    "highest": lambda holder, tied: Msg(
+        "{holder} holds the Iron Throne: {tied} tie as highest bidders; choose the one who may "
+        "take a card back.", holder=holder, tied=tied),
+    "lowest": lambda holder, tied: Msg(
+        "{holder} holds the Iron Throne: {tied} tie as lowest bidders; choose the one who "
+        "removes 4 points of units.", holder=holder, tied=tied),
+}
+"""The Iron Throne holder's question when the highest or the lowest bidders tie (R8.3, R8.4)."""
 
 
 def _tie_request(ctx: Context, tied: list[str], which: str, holder: str) -> tuple[Request, Any]:
@@ -163,8 +179,7 @@ def _tie_request(ctx: Context, tied: list[str], which: str, holder: str) -> tupl
         plan = ordered[0] if which == "highest" else ordered[-1]
     default = tied[0] if which == "highest" else tied[-1]
     request = Request(ctx.rid("wildlings", which, "tie_break", holder), holder, "tie_break",
-                      f"{holder} holds the Iron Throne: {', '.join(tied)} tie as {which} bidders; "
-                      f"choose the one who {WHAT[which]}.", tuple(tied), default)
+                      TIE_PROMPTS[which](holder, tied), tuple(tied), default)
     return request, plan
 
 
@@ -191,8 +206,9 @@ def _reward_request(ctx: Context, winner: str) -> tuple[Request, Any] | None:
         available = [c for c in wanted if c in discards]
         plan = available[0] if available else (wanted[0] if wanted else NONE)
     request = Request(ctx.rid("wildlings", "reward", winner), winner, "wildling_reward",
-                      f"The Night's Watch holds; {winner}, the highest bidder, may take one "
-                      f"discarded house card back ({', '.join(discards)}) or none.",
+                      Msg("The Night's Watch holds; {winner}, the highest bidder, may take one "
+                          "discarded house card back ({discards}) or none.", winner=winner,
+                          discards=discards),
                       (*discards, NONE), default)
     return request, plan
 
@@ -267,9 +283,10 @@ def _loss_items(ctx: Context, owes: dict[str, int]) -> tuple[list[tuple[Request,
         default = list(LOSS_ORDER)
         example = losses_by_priority(units, owe, default)
         request = Request(ctx.rid("wildlings", "losses", house), house, "wildling_losses",
-                          f"The wildlings win: {house} removes units worth {owe} mustering points "
-                          "(knight 2, footman 1, ship 1): list {area, unit} entries, or unit "
-                          "types in order of preference.", default=default, check=check,
+                          Msg("The wildlings win: {house} removes units worth {owe} mustering "
+                              "points (knight 2, footman 1, ship 1): list {entries} entries, or "
+                              "unit types in order of preference.", house=house, owe=owe,
+                              entries=ENTRY), default=default, check=check,
                           example=as_entries(example) if isinstance(example, list) else None,
                           choices=loss_choices(s, rs, units, house, owe))
         plan = ctx.inputs.plan(house, "wildling_losses", None)

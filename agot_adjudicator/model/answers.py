@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agot_adjudicator.model.text import Msg
+
 ID = re.compile(r"[a-z][a-z0-9_]*")
 MAX_ID = 64
 UNITS = ("footman", "knight", "ship")
@@ -71,40 +73,51 @@ SHAPES: dict[str, Shape] = {
 }
 """Answer shape per decision kind (``*_next`` kinds share ``next``)."""
 
-_EXPECT = {"id": "an id (snake_case)", "int": "a whole number", "bool": "true or false",
-           "null": "null", "muster": "footman, knight, upgrade or ship:SEA",
-           "list": "a list", "map": "a map of ids", "obj": "a map"}
+_EXPECT = {"id": Msg("an id (snake_case)"), "int": Msg("a whole number"),
+           "bool": Msg("true or false"), "null": "null",
+           "muster": Msg("footman, knight, upgrade or ship:SEA"),
+           "list": Msg("a list"), "map": Msg("a map of ids"), "obj": Msg("a map")}
 
 
 def _what(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
+        return Msg("a boolean")
     if isinstance(value, int):
-        return "a number"
+        return Msg("a number")
     if isinstance(value, str):
-        return "a text" if len(value) <= 40 else f"a text of {len(value)} characters"
+        return Msg("a text") if len(value) <= 40 else Msg("a text of {count} characters",
+                                                            count=len(value))
     if isinstance(value, list):
-        return "a list"
+        return Msg("a list")
     if isinstance(value, dict):
-        return "a map"
+        return Msg("a map")
     return type(value).__name__
 
 
 def _expect(shape: Shape) -> str:
     if shape[0] == "any":
-        return " or ".join(_expect(s) for s in shape[1])
+        out = _expect(shape[1][0])
+        for s in shape[1][1:]:
+            out = Msg("{first} or {then}", first=out, then=_expect(s))
+        return out
     if shape[0] == "enum":
         return ", ".join(shape[1])
     if shape[0] == "int":
-        return f"a whole number from {shape[1]} to {shape[2]}"
+        return Msg("a whole number from {low} to {high}", low=shape[1], high=shape[2])
     return _EXPECT[shape[0]]
+
+
+def _at(where: str) -> str:
+    """Where in the answer a problem is: its path (``moves.x``, ``[0]``), or the answer."""
+    return where.lstrip(".") or Msg("the answer")
 
 
 def _problem(shape: Shape, value: Any, where: str) -> str | None:
     kind = shape[0]
-    bad = f"{where or 'the answer'} is {_what(value)}; expected {_expect(shape)}"
+    bad = Msg("{path} is {what}; expected {expected}", path=_at(where), what=_what(value),
+              expected=_expect(shape))
     if kind == "any":
         for option in shape[1]:
             if _problem(option, value, where) is None:
@@ -130,7 +143,8 @@ def _problem(shape: Shape, value: Any, where: str) -> str | None:
         if not isinstance(value, list):
             return bad
         if len(value) > MAX_ITEMS:
-            return f"{where or 'the answer'} has {len(value)} items; at most {MAX_ITEMS}"
+            return Msg("{path} has {count} items; at most {most}", path=_at(where),
+                       count=len(value), most=MAX_ITEMS)
         for i, item in enumerate(value):
             why = _problem(shape[1], item, f"{where}[{i}]")
             if why:
@@ -140,19 +154,20 @@ def _problem(shape: Shape, value: Any, where: str) -> str | None:
         if not isinstance(value, dict):
             return bad
         if len(value) > MAX_ITEMS:
-            return f"{where or 'the answer'} has {len(value)} keys; at most {MAX_ITEMS}"
+            return Msg("{path} has {count} keys; at most {most}", path=_at(where),
+                       count=len(value), most=MAX_ITEMS)
         for key in value:
             if not (isinstance(key, str) and len(key) <= MAX_ID and ID.fullmatch(key)):
-                return f"{where or 'the answer'} has a key that is not an id"
+                return Msg("{path} has a key that is not an id", path=_at(where))
         if kind == "obj":
             fields, required = shape[1], shape[2]
             unknown = [k for k in value if k not in fields]
             if unknown:
-                return (f"{where or 'the answer'}: unknown key '{unknown[0]}' (keys: "
-                        f"{', '.join(fields)})")
+                return Msg("{path}: unknown key '{name}' (keys: {keys})", path=_at(where),
+                           name=unknown[0], keys=list(fields))
             missing = [k for k in required if k not in value]
             if missing:
-                return f"{where or 'the answer'}: '{missing[0]}' is missing"
+                return Msg("{path}: '{name}' is missing", path=_at(where), name=missing[0])
             for key, item in value.items():
                 why = _problem(fields[key], item, f"{where}.{key}")
                 if why:
@@ -187,7 +202,7 @@ def shape_problem(kind: str, value: Any) -> str | None:
     if shape is None:
         return None
     why = _problem(shape, value, "")
-    return why.lstrip(".") if why else None
+    return why or None
 
 
 def kind_of_answer(answer_id: str) -> str | None:

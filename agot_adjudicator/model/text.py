@@ -39,6 +39,9 @@ FIELD_KINDS: Mapping[str, str] = {
     "houses_before": "house", "houses_after": "house", "cards_before": "house_card",
     "cards_after": "house_card", "order_before": "order", "order_after": "order",
     "westeros_before": "westeros_card", "westeros_after": "westeros_card",
+    "units": "unit", "pool": "unit", "survivors": "unit", "unit_type": "unit",
+    "discards": "house_card", "tied": "house", "seas": "area", "unused": "order",
+    "mine": "area", "new_order": "order", "decider": "house", "moved": "unit",
 }
 """A field's name → the glossary kind of the ids it holds (a value, or a list of values).
 A field whose name is not here is written as it is (numbers, nested :class:`Msg`, free text);

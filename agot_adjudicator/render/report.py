@@ -262,7 +262,7 @@ catalogs; a reason the catalog does not know is written as it is."""
 
 def reason(text: Any) -> str:
     """An engine reason in the current language (as it is when the catalog lacks it)."""
-    return tr(str(text))
+    return say(text) if isinstance(text, Msg) else tr(str(text))
 
 
 # --- one line per event ----------------------------------------------------------------------
@@ -814,7 +814,8 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
         r = p.request
         if r.house != h:
             continue
-        questions.append(_item(f"- {r.id}: {r.prompt}" + (f" ({p.reason})" if p.reason else "")
+        questions.append(_item(f"- {r.id}: {say(r.prompt)}"
+                               + (tr(" ({reason})", reason=say(p.reason)) if p.reason else "")
                                + (tr(" (asked ahead: you may leave it for when its turn comes)")
                                   if p.ahead else ""), fmt, width))
         if r.options:
@@ -866,8 +867,9 @@ def _render_report(title: str, events: Sequence[Event], state: GameState, rulese
         for p in pending:
             if p.ahead:  # a question asked ahead goes to its house only (RUL-P1-4, RUL-4.6-1)
                 continue
-            out.append(_item(f"- {code}{p.request.id}{code} — {house(p.request.house)} "
-                             f"({p.request.kind})", fmt, width))
+            out.append(_item(f"- {code}{p.request.id}{code} — "
+                             + tr("{house} ({kind})", house=house(p.request.house),
+                                  kind=decision_kind(p.request.kind)), fmt, width))
         out.append("\n" + wrap(tr("Everything above happened; the rest of the round follows once "
                                    "these are answered."), None if fmt == "markdown" else width, "")
                    + "\n")
@@ -937,6 +939,28 @@ def _flow(value: Any) -> str:
     return text.removesuffix("\n").removesuffix("\n...").strip()
 
 
+DECISION_KINDS = {
+    "orders": N_("orders"), "raven": N_("Messenger Raven"), "bid": N_("bid"),
+    "tie_break": N_("tie-break"), "house_card": N_("house card"),
+    "blade": N_("Valyrian Steel Blade"), "card_choice": N_("house card text"),
+    "support": N_("support"), "march": N_("march"), "raid": N_("raid"),
+    "casualties": N_("casualties"), "retreat": N_("retreat"),
+    "retreat_losses": N_("losses on retreat"), "muster": N_("mustering"),
+    "supply_reduction": N_("supply reduction"), "wildling_reward": N_("wildling reward"),
+    "wildling_losses": N_("wildling losses"), "march_next": N_("next march"),
+    "raid_next": N_("next raid"),
+}
+"""Decision kinds (``Request.kind``) in words, for a report that is not in English."""
+
+
+def decision_kind(kind: str) -> str:
+    """A decision's kind in the report: the kind id in English (as the report always wrote
+    it), its name in another language."""
+    if _speaker() is None or kind not in DECISION_KINDS:
+        return kind
+    return tr(DECISION_KINDS[kind])
+
+
 def paste_value(pending: PendingDecision) -> Any:
     """The value of a decision in the paste-ready block: its documented default (docs/protocol.md
     P2), which is the no-op where one exists (no orders, keep the orders, no move, no target,
@@ -945,19 +969,32 @@ def paste_value(pending: PendingDecision) -> Any:
     return pending.request.default
 
 
+def pending_entry(pending: PendingDecision) -> dict[str, Any]:
+    """A pending decision as ``pending.yaml`` lists it: keys, ids, options and defaults as
+    they are (what the moderator pastes), the prompt and reason in the current language."""
+    out = pending.to_dict()
+    out["prompt"] = say(pending.request.prompt)
+    if "reason" in out:
+        out["reason"] = say(pending.reason)
+    return out
+
+
 def render_pending(pending: Sequence[PendingDecision]) -> str:
-    """The pending decisions, then an ``answers:`` block ready to paste and fill in.
+    """The pending decisions, then an ``answers:`` block ready to paste and fill in; prompts,
+    reasons and comments in the current language (:meth:`Names.speaking`), keys and ids as
+    they are.
 
     Each value is the documented default (:func:`paste_value`); an example that would act
     (a swap, a march, orders) is a ``# e.g.`` comment line above its entry (RUL-P2-1).
     """
-    text = dump_yaml({"pending": [p.to_dict() for p in pending]},
-                     header=f"{len(pending)} decision(s) pending: add answers to a submission "
-                            "file and run again.")
-    text += "\n" + dump_yaml({}, header="paste into the moderator's answers file and edit: each "
-                              "value is the documented default\n(a no-op where one exists: "
-                              "pasted unedited it does what --defaults would); '# e.g.' shows an "
-                              "answer that acts.").removesuffix("{}\n")
+    text = dump_yaml({"pending": [pending_entry(p) for p in pending]},
+                     header=tr("{count} decision(s) pending: add answers to a submission file "
+                               "and run again.", count=len(pending)))
+    text += "\n" + dump_yaml({}, header=tr("paste into the moderator's answers file and edit: "
+                                           "each value is the documented default\n(a no-op "
+                                           "where one exists: pasted unedited it does what "
+                                           "--defaults would); '# e.g.' shows an answer that "
+                                           "acts.")).removesuffix("{}\n")
     return text + answers_block(pending)
 
 

@@ -201,7 +201,8 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
                        if fmt == "markdown" else
                        f"\n{played}: {MOVES_FILE}\n{after}: {BOARD_FILE}\n")
     else:
-        pending = render_pending(result.pending)
+        with Names(ruleset, lang).speaking():
+            pending = render_pending(result.pending)
     now_state = now_picture = None
     if pending is not None and (board or now):
         now_state = now_text(result.state, ruleset, run.state_doc.sha256,

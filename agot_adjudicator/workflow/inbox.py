@@ -46,9 +46,9 @@ from agot_adjudicator.io.writing import dump_yaml, write_atomic, write_bytes_ato
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.render.i18n import N_, language_of_tag
+from agot_adjudicator.render.i18n import N_, language_of_tag, recorded_language
 from agot_adjudicator.render.receipt import echo_lines, receipt_text
-from agot_adjudicator.render.report import PHASE_TITLES, Names, speaker, tr
+from agot_adjudicator.render.report import PHASE_TITLES, Names, decision_kind, lang, speaker, tr
 from agot_adjudicator.render.report import house as house_name
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_docs
 
@@ -251,20 +251,33 @@ def _forged(message: Message, house: str, secret: str | None, players: Players) 
 def _pending_for(rd: RoundDir, house: str, answered: set[str], sections: set[str]) -> list[str]:
     """The house's entries in the stopped round's ``pending.yaml`` that this submission does
     not answer (by id in ``answers:``, or an ``orders`` decision by an ``orders:`` section):
-    what the last run asked; the next run asks again whatever is still missing."""
+    what the last run asked; the next run asks again whatever is still missing.
+
+    Each is its id and the prompt as ``pending.yaml`` words it (in the language of the run that
+    wrote it, its report's); for a house that reads another language, its id and its kind in
+    that language (the house's mail has the question in full)."""
     if not rd.pending.is_file():
         return []
     try:
         doc = load_yaml(rd.pending, root=rd.path.parent)
     except InputError:
-        return [f"{rd.pending.name} cannot be read: ask the moderator"]
+        return [tr("{file} cannot be read: ask the moderator", file=rd.pending.name)]
+    try:
+        written_in = recorded_language(rd.report.read_text(encoding="utf-8")
+                                       if rd.report.is_file() else None)
+    except (OSError, UnicodeDecodeError):
+        written_in = "en"
     out = []
     for entry in doc.data.get("pending") or []:
         if not isinstance(entry, dict) or entry.get("house") != house:
             continue
         if entry.get("id") in answered or (entry.get("kind") == "orders" and "orders" in sections):
             continue
-        out.append(f"{entry.get('id')}: {entry.get('prompt', '')}".rstrip(": "))
+        if written_in == lang():
+            out.append(f"{entry.get('id')}: {entry.get('prompt', '')}".rstrip(": "))
+        else:
+            out.append(tr("{decision} ({kind})", decision=entry.get("id"),
+                          kind=decision_kind(str(entry.get("kind")))))
     return out
 
 
