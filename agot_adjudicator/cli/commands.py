@@ -1002,7 +1002,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)
-    outcomes = receive(game_dir, messages, ruleset, when, stdin)
+    outcomes = receive(game_dir, messages, ruleset, when, stdin, chosen_language(lang))
     for outcome in outcomes:
         click.echo(outcome.receipt)
     refused = [o for o in outcomes if not o.accepted]

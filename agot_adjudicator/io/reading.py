@@ -159,8 +159,20 @@ def yaml_problem(text: str) -> str:
     for pattern, template in _yaml_patterns():
         found = pattern.match(text)
         if found:
-            return Msg(template, **found.groupdict())
+            fields = {k: YAML_TOKENS.get(v, v) for k, v in found.groupdict().items()}
+            return Msg(template, **fields)
     return text
+
+
+YAML_TOKENS = {
+    "'<stream end>'": Msg("'<stream end>'"), "'<scalar>'": Msg("'<scalar>'"),
+    "'<block mapping start>'": Msg("'<block mapping start>'"),
+    "'<block sequence start>'": Msg("'<block sequence start>'"),
+    "'<block end>'": Msg("'<block end>'"), "'<document start>'": Msg("'<document start>'"),
+    "'<document end>'": Msg("'<document end>'"), "'<alias>'": Msg("'<alias>'"),
+    "'<anchor>'": Msg("'<anchor>'"), "'<tag>'": Msg("'<tag>'"),
+}
+"""The parser's tokens as it quotes them (``'<stream end>'``), in words that translate."""
 
 
 _ALLOWED_TAGS = (None, "!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int",

@@ -122,9 +122,12 @@ def _next_number(folder: Path) -> int:
 
 
 def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
-            received: datetime.datetime, stdin: bytes | None = None) -> list[Outcome]:
+            received: datetime.datetime, stdin: bytes | None = None,
+            lang: str = "en") -> list[Outcome]:
     """Process the messages ``arguments`` name (see the module docstring), in Date order then
-    argument order (a message without a Date counts as received at ``received``)."""
+    argument order (a message without a Date counts as received at ``received``). Each receipt
+    is in its house's ``players.yaml`` language; ``lang`` for a message whose house is not
+    known (or has no language set)."""
     if not Path(game_dir).is_dir():
         raise UsageError(f"{game_dir}: not a game directory (no such directory)")
     with game_lock(game_dir):
@@ -140,7 +143,7 @@ def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
         outcomes = []
         for k in order:
             outcomes.append(_process(game_dir, folder, messages[k], board, players, index,
-                                     ruleset, received))
+                                     ruleset, received, lang))
         return outcomes
 
 
@@ -288,7 +291,8 @@ def _pending_for(rd: RoundDir, house: str, answered: set[str], sections: set[str
 
 
 def _process(game_dir: str, folder: Path, message: Message, board: _Board, players: Players,
-             index: NameIndex, ruleset: Ruleset, received: datetime.datetime) -> Outcome:
+             index: NameIndex, ruleset: Ruleset, received: datetime.datetime,
+             fallback: str = "en") -> Outcome:
     number = _next_number(folder)
     raw = message.incoming.raw
     digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
@@ -312,7 +316,8 @@ def _process(game_dir: str, folder: Path, message: Message, board: _Board, playe
         write_atomic(path, dump_yaml(check.data, header=header))
         stored = str(path.relative_to(Path(game_dir)))
     settings = players.houses.get(house) if house is not None else None
-    lang = language_of_tag(settings.language if settings is not None else None)
+    tag = settings.language if settings is not None else None
+    lang = language_of_tag(tag) if tag else fallback
     with Names(ruleset, lang).speaking():
         receipt = _receipt(number, kept, digest, received, message, check, board, index, stored,
                            replaced)
@@ -335,7 +340,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
              message: Message, check: _Check, board: _Board, index: NameIndex,
              stored: str | None, replaced: bool) -> str:
     """The receipt of one message, in the language of the current :class:`Names` (the
-    house's ``players.yaml`` language; English when the house is unknown)."""
+    house's ``players.yaml`` language, else the language of the run)."""
     state = board.state
     head = [tr("agot inbox receipt {number}: message {name}", number=number,
                name=kept or message.incoming.name),
