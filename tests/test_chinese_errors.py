@@ -316,3 +316,22 @@ def test_a_receipt_for_an_unknown_house_is_in_the_run_language_english_by_defaul
     assert chinese.exit_code == 1
     assert "结论：未接受（格式错误）：未存储任何内容" in chinese.output
     assert "  - 未找到提交：提交应是一个 YAML 附件（.yaml）" in chinese.output
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_adjudicate_and_validate_game_say_their_errors_in_their_language(files, game, tmp_path,
+                                                                         lang):
+    """Every command with --lang prints its located input errors through the catalogs."""
+    result = run("adjudicate", str(STATE), str(files["area.yaml"]), "-o", str(tmp_path / "out"),
+                 "--lang", lang)
+    assert result.exit_code == 1, result.output
+    said = messages(result.output, lang)
+    assert said == {"area.yaml": ["没有名为“winterfel”的地区（你是不是想写“winterfell”？）"
+                                  if lang == "zh-Hans" else
+                                  "沒有名為“winterfel”的地區（你是不是想寫“winterfell”？）"]}
+    assert not (tmp_path / "out").exists()
+    game, _ = game
+    ok = run("validate", "--lang", lang, "--game", str(game))
+    assert ok.exit_code == 0, ok.output
+    assert ok.output == (f"通过：0 个提交文件，对照 {game}/round-01/state.yaml\n" if lang == "zh-Hans"
+                         else f"通過：0 個提交檔案，對照 {game}/round-01/state.yaml\n")
