@@ -45,7 +45,7 @@ FILES = {
 LOCATED = re.compile(r"^(?P<file>\S+\.yaml):(?P<line>\d+):(?P<col>\d+): (?:(?P<path>\$\S*): )?"
                      r"(?P<message>.+)$")
 ALLOWED = re.compile(
-    r"“[^”]*”|'[^']*'|`[^`]*`"           # what the player wrote, ids to type, YAML to write
+    r"“[^”]*”|「[^」]*」|'[^']*'|`[^`]*`"  # what the player wrote, ids to type, YAML to write
     r"|R\d+(?:\.\d+)*|YAML|UTF-8|MiB"    # rule ids, names of formats
 )
 """What a Chinese message may hold in ASCII letters: quoted input and ids, rule ids."""
@@ -112,7 +112,7 @@ def test_validate_says_every_kind_of_error_in_chinese(files, lang):
         assert said["area.yaml"] == ["没有名为“winterfel”的地区（你是不是想写“winterfell”？）"]
     else:
         assert "黑城堡與白港不相鄰" in rule and "不是史塔克的家族卡" in rule and "共出價 9" in rule
-        assert said["area.yaml"] == ["沒有名為“winterfel”的地區（你是不是想寫“winterfell”？）"]
+        assert said["area.yaml"] == ["沒有名為「winterfel」的地區（你是不是想寫「winterfell」？）"]
     assert "(R5.2)" not in rule and "（R5.2）" in rule and "（R7.1）" in rule
 
 
@@ -191,7 +191,7 @@ def test_a_problem_said_keeps_file_line_column_and_path(ruleset):
     assert str(problem) == "orders/stark.yaml:7:3: $.plans.raids[0].from: no such area 'karhold '"
     with Names(ruleset, "zh-Hant").speaking():
         assert problem_text(problem) == ("orders/stark.yaml:7:3: $.plans.raids[0].from: "
-                                         "沒有名為“karhold ”的地區")
+                                         "沒有名為「karhold 」的地區")
     assert problem_text(problem) == str(problem)
 
 
@@ -279,7 +279,7 @@ def test_inbox_receipts_of_refused_and_invalid_messages_in_the_house_language(ga
     assert flat(problem[0]) == flat(
         f"{invalid} (body):7:17: $.orders[\"White Harbor\"]: " +
         ("“Supprt”不是任何命令的名称（你是不是想写“Support”？）" if hans else
-         "“Supprt”不是任何命令的名稱（你是不是想寫“Support”？）"))
+         "「Supprt」不是任何命令的名稱（你是不是想寫「Support」？）"))
 
     against_rules = receipt_sections(texts[2])
     problem = against_rules["问题：" if hans else "問題："]
@@ -328,7 +328,7 @@ def test_adjudicate_and_validate_game_say_their_errors_in_their_language(files, 
     said = messages(result.output, lang)
     assert said == {"area.yaml": ["没有名为“winterfel”的地区（你是不是想写“winterfell”？）"
                                   if lang == "zh-Hans" else
-                                  "沒有名為“winterfel”的地區（你是不是想寫“winterfell”？）"]}
+                                  "沒有名為「winterfel」的地區（你是不是想寫「winterfell」？）"]}
     assert not (tmp_path / "out").exists()
     game, _ = game
     ok = run("validate", "--lang", lang, "--game", str(game))
