@@ -335,3 +335,19 @@ def test_adjudicate_and_validate_game_say_their_errors_in_their_language(files, 
     assert ok.exit_code == 0, ok.output
     assert ok.output == (f"通过：0 个提交文件，对照 {game}/round-01/state.yaml\n" if lang == "zh-Hans"
                          else f"通過：0 個提交檔案，對照 {game}/round-01/state.yaml\n")
+
+
+def test_a_state_against_the_rules_in_chinese(tmp_path):
+    text = STATE.read_text(encoding="utf-8").replace(
+        "  white_harbor:\n    house: stark\n    units: [footman]",
+        "  white_harbor:\n    house: stark\n    units: [ship]")
+    text = re.sub(r"^round: 1$", "round: 11", text, flags=re.M)
+    state = tmp_path / "state.yaml"
+    state.write_text(text, encoding="utf-8")
+    result = run("validate", "--lang", "zh-Hans", str(state))
+    assert result.exit_code == 1, result.output
+    assert messages(result.output, "zh-Hans") == {"state.yaml": [
+        "第 11 回合不存在：游戏在第 10 回合后结束（R11.1）", "船只不能位于陆地地区白港"]}
+    english = run("validate", str(state))
+    assert "round 11 does not exist: the game ends after round 10 (R11.1)" in english.output
+    assert "a ship cannot stand in land area white_harbor" in english.output
