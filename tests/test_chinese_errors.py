@@ -351,3 +351,14 @@ def test_a_state_against_the_rules_in_chinese(tmp_path):
     english = run("validate", str(state))
     assert "round 11 does not exist: the game ends after round 10 (R11.1)" in english.output
     assert "a ship cannot stand in land area white_harbor" in english.output
+
+
+def test_two_submissions_in_one_message_are_refused_in_the_run_language(game, tmp_path):
+    game, _ = game
+    block = "format: agot-orders/1\nround: 1\nhouse: stark\nbids: {iron_throne: 1}\n"
+    two = tmp_path / "two.txt"
+    two.write_text(f"first:\n\n{block}\nor rather:\n\n{block}", encoding="utf-8")
+    result = run("inbox", "--lang", "zh-Hant", "--game", str(game), "--received", WHEN, str(two))
+    assert result.exit_code == 1, result.output
+    assert flat("一封訊息中有 2 份 YAML 提交（正文第 3 行、正文第 10 行）：每封訊息只發一份提交"
+                "（以最新的訊息為準）") in flat(result.output), result.output
