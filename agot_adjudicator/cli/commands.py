@@ -97,18 +97,20 @@ def chosen_language(lang: str | None) -> str:
 
 
 @contextmanager
-def speaking(lang: str) -> Iterator[None]:
-    """Sentences (``tr``, ``say``) in ``lang`` meanwhile, ids named by the ruleset in use's
-    glossary (the packaged one when the ``--ruleset`` given is broken)."""
+def speaking(lang: str, ruleset: Ruleset | None = None) -> Iterator[None]:
+    """Sentences (``tr``, ``say``) in ``lang`` meanwhile, ids named by the glossary of
+    ``ruleset``, else of the ruleset in use (the packaged one when the ``--ruleset`` given is
+    broken)."""
     if lang == "en":
         yield
         return
     from agot_adjudicator.render.report import Names
 
-    try:
-        ruleset = ruleset_of(click.get_current_context())
-    except AgotError:
-        ruleset = load_ruleset()
+    if ruleset is None:
+        try:
+            ruleset = ruleset_of(click.get_current_context())
+        except AgotError:
+            ruleset = load_ruleset()
     with Names(ruleset, lang).speaking():
         yield
 
@@ -395,7 +397,7 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     result = validate_files(state, list(orders), ruleset)
     from agot_adjudicator.render.report import tr
 
-    with speaking(chosen_language(lang)):
+    with speaking(chosen_language(lang), ruleset):
         _warn(result.warnings)
         if result.problems:
             raise result.error()
@@ -427,7 +429,7 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: st
     from agot_adjudicator.io.validation import PHASE_WORDS
     from agot_adjudicator.render.report import say, tr
 
-    with speaking(lang):
+    with speaking(lang, ruleset):
         _warn(result.warnings)
         if result.problems:
             raise result.error()
@@ -1008,7 +1010,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     refused = [o for o in outcomes if not o.accepted]
     from agot_adjudicator.render.report import tr
 
-    with speaking(chosen_language(lang)):
+    with speaking(chosen_language(lang), ruleset):
         click.echo(tr("inbox: {count} message(s): {accepted} accepted, {refused} not; kept in "
                       "{folder}", count=len(outcomes), accepted=len(outcomes) - len(refused),
                       refused=len(refused), folder=Path(game_dir) / "messages"))
