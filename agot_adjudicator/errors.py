@@ -31,6 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from agot_adjudicator.model.text import Msg
+
 
 class ExitCode(IntEnum):
     """The exit codes of every ``agot`` command."""
@@ -87,12 +89,17 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        return self.located(self.message)
+
+    def located(self, message: str) -> str:
+        """``file:line:col: path: message`` with ``message`` (this problem's message, or the same
+        said in another language: :func:`agot_adjudicator.render.receipt.problem_text`)."""
         where = escaped(self.file, 1000)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        message = escaped(self.message, 600)
+        message = escaped(message, 600)
         if self.path:
             return f"{where}: {escaped(self.path, 200)}: {message}"
         return f"{where}: {message}"
@@ -112,7 +119,7 @@ class InputError(AgotError):
     kinds below (``agot validate``); else as :class:`MalformedInput` or :class:`IllegalInput`."""
 
     exit_code = ExitCode.INVALID_INPUT
-    summary = "invalid input (some not understood, some against the rules); nothing written"
+    summary: str = Msg("invalid input (some not understood, some against the rules); nothing written")
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems, key=Problem.sort_key)
@@ -130,23 +137,23 @@ class MalformedInput(InputError):
     """Input not understood: a file that cannot be read, is not YAML, or is not the shape its
     schema requires (like python-chess's InvalidMoveError). Exit 1."""
 
-    summary = ("malformed input: not understood (unreadable, not YAML, or not the shape its "
-               "schema requires); nothing written")
+    summary = Msg("malformed input: not understood (unreadable, not YAML, or not the shape its "
+                  "schema requires); nothing written")
 
 
 class IllegalInput(InputError):
     """Input understood but against a rule of the game or of the decision protocol (like
     python-chess's IllegalMoveError). Exit 1."""
 
-    summary = "illegal input: understood, but against the rules; nothing written"
+    summary = Msg("illegal input: understood, but against the rules; nothing written")
 
 
 class MessagesNotAccepted(InputError):
     """``agot inbox``: some messages were refused, invalid or malformed (their receipts say
     why). Exit 1; every message is kept and nothing was stored for those."""
 
-    summary = ("some messages were not accepted: each is kept in the messages folder with its "
-               "receipt; nothing was stored for them")
+    summary = Msg("some messages were not accepted: each is kept in the messages folder with its "
+                  "receipt; nothing was stored for them")
 
 
 class PendingDecisions(AgotError):

@@ -12,7 +12,8 @@ import json
 import re
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -69,8 +70,10 @@ EPILOG = ("Exit codes: 0 done; 1 invalid input (nothing written); 2 usage error;
 
 
 def _error(message: str) -> None:
+    from agot_adjudicator.render.report import tr
+
     for line in message.splitlines():
-        click.echo(f"error: {line}", err=True)
+        click.echo(tr("error: {message}", message=line), err=True)
 
 
 def lang_option(more: str = "") -> Callable[[F], F]:
@@ -93,9 +96,36 @@ def chosen_language(lang: str | None) -> str:
     return lang or language_from_env(os.environ)
 
 
+@contextmanager
+def speaking(lang: str, ruleset: Ruleset | None = None) -> Iterator[None]:
+    """Sentences (``tr``, ``say``) in ``lang`` meanwhile, ids named by the glossary of
+    ``ruleset``, else of the ruleset in use (the packaged one when the ``--ruleset`` given is
+    broken)."""
+    if lang == "en":
+        yield
+        return
+    from agot_adjudicator.render.report import Names
+
+    if ruleset is None:
+        try:
+            ruleset = ruleset_of(click.get_current_context())
+        except AgotError:
+            ruleset = load_ruleset()
+    with Names(ruleset, lang).speaking():
+        yield
+
+
+def problem_lines(problems: list[Problem]) -> str:
+    """Located problems, one a line, each message in the current language."""
+    from agot_adjudicator.render.receipt import problem_text
+
+    return "\n".join(problem_text(p) for p in problems)
+
+
 def handle_errors(func: F) -> F:
     """The one place that turns exceptions into messages and exit codes (the mapping is each
-    class's ``exit_code``, :mod:`agot_adjudicator.errors`)."""
+    class's ``exit_code``, :mod:`agot_adjudicator.errors`). Located problems of bad input and
+    the closing line are in the command's ``--lang`` (:func:`chosen_language`), when it has one."""
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -103,8 +133,12 @@ def handle_errors(func: F) -> F:
         except (PendingDecisions, DifferencesFound) as exc:  # outcomes, already printed
             sys.exit(int(exc.exit_code))
         except InputError as exc:
-            _error(str(exc))
-            click.echo(f"agot: {exc.summary}", err=True)
+            from agot_adjudicator.render.report import say, tr
+
+            lang = chosen_language(kwargs["lang"]) if "lang" in kwargs else "en"
+            with speaking(lang):
+                _error(problem_lines(exc.problems))
+                click.echo(tr("agot: {summary}", summary=say(exc.summary)), err=True)
             sys.exit(int(exc.exit_code))
         except UsageError as exc:
             _error(str(exc))
@@ -350,29 +384,43 @@ def _tell_secrets(game_dir: str | None, issued: dict[str, str], secrets_out: str
               help="Check the FILEs (all arguments; default: the current round's orders/*.yaml) "
                    "against the board of game directory DIR as it stands now (a stopped "
                    "round's now.yaml, else its state.yaml).")
+@lang_option("Errors, warnings and the closing line; file names, paths and ids stay as they are.")
 @click.pass_context
 @handle_errors
 def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
-             game_dir: str | None) -> None:
+             game_dir: str | None, lang: str | None) -> None:
     """Check STATE and ORDERS files (schema, then rules) without resolving anything.
 
     With --game DIR: check FILE... against the board as it stands now.
     """
     if game_dir is not None:
-        _validate_game(ctx, game_dir, [p for p in (state, *orders) if p is not None])
+        _validate_game(ctx, game_dir, [p for p in (state, *orders) if p is not None],
+                       chosen_language(lang))
         return
     if state is None:
         raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
     ruleset = ruleset_for(ctx, state)
     result = validate_files(state, list(orders), ruleset)
-    for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    if result.problems:
-        raise result.error()
-    click.echo(f"ok: {state}" + (f" and {len(orders)} submission file(s)" if orders else ""))
+    from agot_adjudicator.render.report import tr
+
+    with speaking(chosen_language(lang), ruleset):
+        _warn(result.warnings)
+        if result.problems:
+            raise result.error()
+        click.echo(tr("ok: {state} and {count} submission file(s)", state=state,
+                      count=len(orders)) if orders else tr("ok: {state}", state=state))
 
 
-def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
+def _warn(warnings: list[Problem]) -> None:
+    """``warning: file:line:col: path: message`` on stderr, in the current language."""
+    from agot_adjudicator.render.receipt import problem_text
+    from agot_adjudicator.render.report import tr
+
+    for warning in warnings:
+        click.echo(tr("warning: {warning}", warning=problem_text(warning)), err=True)
+
+
+def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: str) -> None:
     """``validate --game DIR [FILE...]``: the files against the board as it stands now. A round
     stopped in the action phase has its orders placed: files are then checked as adjudicate
     reads them, against the round's state.yaml (docs/protocol.md P4)."""
@@ -384,13 +432,19 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str]) -> None:
         files = [str(p) for p in now.round.orders()]
     against, board = validation_board(now, board, ruleset)
     result = validate_files(str(against), files, ruleset, board=board.state)
-    for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    if result.problems:
-        raise result.error()
-    what = (f"the board as it stands ({against}, provisional: round {board.state.round}, "
-            f"{board.state.phase} phase)" if board.provisional else str(against))
-    click.echo(f"ok: {len(files)} submission file(s) against {what}")
+    from agot_adjudicator.io.validation import PHASE_WORDS
+    from agot_adjudicator.render.report import say, tr
+
+    with speaking(lang, ruleset):
+        _warn(result.warnings)
+        if result.problems:
+            raise result.error()
+        phase = say(PHASE_WORDS.get(board.state.phase, board.state.phase))
+        what = tr("the board as it stands ({file}, provisional: round {round}, {phase} phase)",
+                  file=against, round=board.state.round, phase=phase) if board.provisional \
+            else str(against)
+        click.echo(tr("ok: {count} submission file(s) against {what}", count=len(files),
+                      what=what))
 
 
 @main.command(epilog=EPILOG)
@@ -948,10 +1002,12 @@ def send(game_dir: str, server: str | None, starttls: bool, user: str | None,
 @click.option("--received", metavar="ISO",
               help="The receive time to record (ISO 8601, e.g. 2026-12-01T18:00:00Z; default: "
                    "now, or the AGOT_RECEIVED environment variable).")
+@lang_option("This command's own lines and errors; each receipt is in its house's language "
+             "(players.yaml).")
 @click.pass_context
 @handle_errors
 def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
-          received: str | None) -> None:
+          received: str | None, lang: str | None) -> None:
     """Take players' messages: .eml files, mbox files, Maildir folders, plain text, or - (stdin).
 
     Each message is kept in DIR/messages/ with its receive time and SHA-256 and
@@ -975,16 +1031,18 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)
-    outcomes = receive(game_dir, messages, ruleset, when, stdin)
+    outcomes = receive(game_dir, messages, ruleset, when, stdin, chosen_language(lang))
     for outcome in outcomes:
         click.echo(outcome.receipt)
     refused = [o for o in outcomes if not o.accepted]
-    click.echo(f"inbox: {len(outcomes)} message(s): {len(outcomes) - len(refused)} accepted, "
-               f"{len(refused)} not; kept in {Path(game_dir) / 'messages'}")
+    from agot_adjudicator.render.report import tr
+
+    with speaking(chosen_language(lang), ruleset):
+        click.echo(tr("inbox: {count} message(s): {accepted} accepted, {refused} not; kept in "
+                      "{folder}", count=len(outcomes), accepted=len(outcomes) - len(refused),
+                      refused=len(refused), folder=Path(game_dir) / "messages"))
     if refused:
-        raise MessagesNotAccepted([Problem(o.source, None, None, "",
-                                           f"{o.verdict}: {'; '.join(o.reasons)}")
-                                   for o in refused])
+        raise MessagesNotAccepted([Problem(o.source, None, None, "", o.why) for o in refused])
 
 
 @main.command(epilog=EPILOG)

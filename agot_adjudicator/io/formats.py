@@ -25,6 +25,7 @@ from typing import Any
 from agot_adjudicator import __version__
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import Document
+from agot_adjudicator.model.text import Msg
 
 _FORMAT = re.compile(r"^(agot-[a-z]+)/(\d{1,6})$")
 
@@ -90,10 +91,12 @@ def read_forward(doc: Document, schema_name: str) -> list[Problem]:
     version = found[1]
     current = CURRENT[name]
     if version > current:
-        reads = f"{name}/1" + (f" to {name}/{current}" if current > 1 else "")
-        return [doc.problem(["format"], f"{name}/{version} is newer than agot {__version__} reads "
-                            f"(it reads {reads}): upgrade agot to the release that wrote this "
-                            "file, or a later one")]
+        reads = (Msg("{first} to {last}", first=f"{name}/1", last=f"{name}/{current}")
+                 if current > 1 else f"{name}/1")
+        return [doc.problem(["format"], Msg(
+            "{format} is newer than agot {version} reads (it reads {reads}): upgrade agot to the "
+            "release that wrote this file, or a later one", format=f"{name}/{version}",
+            version=__version__, reads=reads))]
     if version < current and version >= 1:
         new = upgrade(doc.data, name, version)
         doc.data.clear()

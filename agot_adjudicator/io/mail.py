@@ -36,6 +36,7 @@ from pathlib import Path
 from agot_adjudicator.errors import UsageError
 from agot_adjudicator.io.reading import MAX_BYTES
 from agot_adjudicator.io.safefile import ReadRefused, read_bounded
+from agot_adjudicator.model.text import Msg
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 """A message larger than this (16 MiB) is refused: recorded in the index with its receipt."""
@@ -101,7 +102,8 @@ def gather(arguments: Sequence[str], stdin: bytes | None = None) -> list[Incomin
             raw = stdin if stdin is not None else b""
             out.append(Incoming("stdin", raw[:MAX_MESSAGE_BYTES],
                                 None if len(raw) <= MAX_MESSAGE_BYTES else
-                                f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES}",
+                                Msg("message is {size} bytes; the limit is {limit}",
+                                    size=len(raw), limit=MAX_MESSAGE_BYTES),
                                 "mail" if _looks_like_mail(raw) else "text"))
             continue
         path = Path(arg)
@@ -135,12 +137,13 @@ def _maildir(path: Path) -> list[Incoming]:
         try:
             raw = box.get_bytes(key)
         except (OSError, KeyError) as exc:
-            out.append(Incoming(name, None, f"cannot read this Maildir entry: "
-                                f"{getattr(exc, 'strerror', None) or exc}"))
+            out.append(Incoming(name, None, Msg("cannot read this Maildir entry: {error}",
+                                                error=getattr(exc, 'strerror', None) or exc)))
             continue
         if len(raw) > MAX_MESSAGE_BYTES:
-            out.append(Incoming(name, raw[:MAX_MESSAGE_BYTES], f"message is {len(raw)} bytes; "
-                                f"the limit is {MAX_MESSAGE_BYTES}", "mail"))
+            out.append(Incoming(name, raw[:MAX_MESSAGE_BYTES],
+                                Msg("message is {size} bytes; the limit is {limit}",
+                                    size=len(raw), limit=MAX_MESSAGE_BYTES), "mail"))
             continue
         out.append(Incoming(name, raw, kind="mail"))
     return out
@@ -155,7 +158,8 @@ def _mbox(path: Path) -> list[Incoming]:
             try:
                 raw = box.get_bytes(key, from_=False)
             except (OSError, KeyError) as exc:
-                out.append(Incoming(name, None, f"cannot read this mbox message: {exc}"))
+                out.append(Incoming(name, None, Msg("cannot read this mbox message: {error}",
+                                                    error=exc)))
                 continue
             out.append(Incoming(name, raw, kind="mail"))
     finally:
@@ -264,30 +268,30 @@ def read_message(incoming: Incoming) -> Message:
     """The headers and the one submission of ``incoming`` (problems say why not)."""
     message = Message(incoming)
     if incoming.raw is None or incoming.error is not None:
-        message.problems.append(incoming.error or "cannot read this message")
+        message.problems.append(incoming.error or Msg("cannot read this message"))
         return message
     if incoming.kind == "text":
         try:
             text = incoming.raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            message.problems.append(f"not UTF-8 text (byte 0x{incoming.raw[exc.start]:02x} at "
-                                    f"offset {exc.start})")
+            message.problems.append(Msg("not UTF-8 text (byte 0x{byte:02x} at offset {offset})",
+                                        byte=incoming.raw[exc.start], offset=exc.start))
             return message
         _choose(message, [], [("body", text.removeprefix("\ufeff"))])
         return message
     if not incoming.raw.strip():
-        message.problems.append("an empty file: not a mail message")
+        message.problems.append(Msg("an empty file: not a mail message"))
         return message
     msg = BytesParser(policy=policy.default).parsebytes(incoming.raw)
     assert isinstance(msg, EmailMessage)
     if not msg.keys():
-        message.problems.append("not a mail message: it does not start with header lines "
-                                "(From:, Date:, Subject: ...)")
+        message.problems.append(Msg("not a mail message: it does not start with header lines "
+                                    "(From:, Date:, Subject: ...)"))
         return message
     bad = [type(d).__name__ for d in msg.defects if type(d).__name__ in _BAD_DEFECTS]
     if bad:
-        message.problems.append("a malformed mail message: " + ", ".join(
-            re.sub(r"(?<!^)(?=[A-Z])", " ", b.removesuffix("Defect")).lower() for b in bad))
+        message.problems.append(Msg("a malformed mail message: {defects}", defects=[
+            re.sub(r"(?<!^)(?=[A-Z])", " ", b.removesuffix("Defect")).lower() for b in bad]))
         return message
     _headers(message, msg)
     attachments: list[tuple[str, bytes]] = []
@@ -301,20 +305,22 @@ def read_message(incoming: Incoming) -> Message:
         disposition = part.get_content_disposition()
         if (filename or "").lower().endswith((".yaml", ".yml")) or ctype in YAML_TYPES:
             payload = part.get_payload(decode=True)
-            label = f"attachment {filename or ctype}"
+            label = Msg("attachment {file}", file=filename or ctype)
             if not isinstance(payload, bytes):
-                message.problems.append(f"{label}: cannot be decoded")
+                message.problems.append(Msg("{attachment}: cannot be decoded", attachment=label))
                 continue
             if len(payload) > MAX_BYTES:
-                message.problems.append(f"{label} is {len(payload)} bytes; the limit is "
-                                        f"{MAX_BYTES} (1 MiB)")
+                message.problems.append(Msg("{attachment} is {size} bytes; the limit is {limit} "
+                                            "(1 MiB)", attachment=label, size=len(payload),
+                                            limit=MAX_BYTES))
                 continue
             attachments.append((label, payload))
         elif ctype in ("text/plain", "text/html") and disposition != "attachment":
             try:
                 content = part.get_content()
             except (LookupError, UnicodeError, ValueError) as exc:
-                message.problems.append(f"a {ctype} part cannot be decoded: {exc}")
+                message.problems.append(Msg("a {type} part cannot be decoded: {error}",
+                                            type=ctype, error=exc))
                 continue
             (plain if ctype == "text/plain" else html).append(("body", str(content)))
     if message.problems:
@@ -350,15 +356,15 @@ def _choose(message: Message, attachments: list[tuple[str, bytes]],
     for where, text in bodies:
         for line, block in body_blocks(text):
             found.append(Found(block.encode("utf-8"), f"{name} ({where})"))
-            places.append(f"{where} line {line}")
+            places.append(Msg("{where} line {line}", where=Msg("body"), line=line)
+                          if where == "body" else f"{where} line {line}")
     if not found:
-        message.problems.append(
+        message.problems.append(Msg(
             "no submission found: a submission is a YAML attachment (.yaml) or, in the text of "
-            "the message, YAML starting with the line `format: agot-orders/1`")
+            "the message, YAML starting with the line `format: agot-orders/1`"))
     elif len(found) > 1:
-        message.problems.append(
-            f"{len(found)} YAML submissions in one message ({', '.join(places)}): send one "
-            "submission per "
-            "message (the latest message counts)")
+        message.problems.append(Msg(
+            "{count} YAML submissions in one message ({places}): send one submission per "
+            "message (the latest message counts)", count=len(found), places=places))
     else:
         message.found = found[0]

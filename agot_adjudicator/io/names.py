@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from agot_adjudicator.errors import Problem
+from agot_adjudicator.io.hints import did_you_mean
 from agot_adjudicator.io.reading import Document, JsonPath
 from agot_adjudicator.model.answers import ID
-from agot_adjudicator.model.naming import NameIndex, name_key, suggest
+from agot_adjudicator.model.naming import NameIndex, name_key
+from agot_adjudicator.model.text import Msg
 
 # A spec says what a node holds: a category name, ("map", key spec, value spec),
 # ("list", item spec), ("obj", {key: spec}), "any" (answers), "muster", or None (kept).
@@ -54,6 +56,11 @@ _SECTION: dict[str, Spec] = {
 SUBMISSION: Spec = ("obj", {"house": "house", "houses": ("map", "house", ("obj", _SECTION)),
                             **_SECTION})
 """What each place of an ``agot-orders/1`` document holds."""
+
+CATEGORY_WORDS = {"area": Msg("area"), "order": Msg("order"), "house": Msg("house"),
+                  "card": Msg("card"), "unit": Msg("unit"), "track": Msg("track"),
+                  "muster": Msg("muster")}
+"""A category in a sentence ("names no area")."""
 
 _KEEP = frozenset({"none", "auto", "never", "always", "upgrade"})
 """Words of the format that are not names (support no one, blade choices, muster upgrade)."""
@@ -94,8 +101,10 @@ class _Walk:
         if found is None:
             if not ID.fullmatch(text) and category != "any":
                 known = list(self.index.display.get(category, {}).values())
-                self.problems.append(self.doc.problem(
-                    old, f"'{text}' names no {category}{suggest(text, known)}", key=key))
+                self.problems.append(self.doc.problem(old, Msg(
+                    "'{value}' names no {category}{hint}", value=text,
+                    category=CATEGORY_WORDS.get(category, category),
+                    hint=did_you_mean(text, known)), key=key))
             return text
         if found != text:
             self.renamed.setdefault((text, found), Renamed(text, found, category))
@@ -127,9 +136,9 @@ class _Walk:
                 child_old = (*old, key)
                 new_key = self._name(key_spec, key, child_old, key=True) if key_spec else key
                 if new_key in out:
-                    self.problems.append(self.doc.problem(
-                        child_old, f"'{key}' and '{written[new_key]}' both name {new_key}",
-                        key=True))
+                    self.problems.append(self.doc.problem(child_old, Msg(
+                        "'{value}' and '{other_value}' both name {id}", value=key,
+                        other_value=written[new_key], id=new_key), key=True))
                     continue
                 written[new_key] = key
                 child_new = (*new, new_key)

@@ -21,6 +21,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import InputError, Problem
+from agot_adjudicator.io.hints import N_
+from agot_adjudicator.model.text import Msg
 
 if TYPE_CHECKING:  # ruamel.yaml is imported when needed (it is slow to import)
     from ruamel.yaml.error import YAMLError
@@ -94,18 +96,83 @@ def _mark_problem(name: str, exc: YAMLError, text: str = "") -> Problem:
         col = position - (text.rfind("\n", 0, position) + 1) + 1
         character = getattr(exc, "character", None)
         code = ord(character) if isinstance(character, str) else character
-        what = f"character #x{code:04x}" if isinstance(code, int) else "a character"
-        return Problem(name, line, col, "", f"invalid YAML: unacceptable {what}: "
-                       "special characters are not allowed")
+        what = Msg("character #x{code:04x}", code=code) if isinstance(code, int) \
+            else Msg("a character")
+        return Problem(name, line, col, "", Msg("invalid YAML: unacceptable {what}: special "
+                                                "characters are not allowed", what=what))
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
-    message = f"{context}: {problem}" if context and "duplicate" in str(context) else problem
+    message = yaml_problem(problem)
+    if context and "duplicate" in str(context):
+        message = Msg("{context}: {problem}", context=yaml_problem(str(context)), problem=message)
     if "found duplicate key" in str(exc):
         key = str(exc).split('found duplicate key "', 1)[-1].split('"', 1)[0]
-        message = f"duplicate key '{key}'"
+        message = Msg("duplicate key '{key}'", key=key)
     if mark is None:
-        return Problem(name, None, None, "", f"invalid YAML: {message}")
-    return Problem(name, mark.line + 1, mark.column + 1, "", f"invalid YAML: {message}")
+        return Problem(name, None, None, "", Msg("invalid YAML: {problem}", problem=message))
+    return Problem(name, mark.line + 1, mark.column + 1, "",
+                   Msg("invalid YAML: {problem}", problem=message))
+
+
+YAML_PROBLEMS = (
+    N_("mapping values are not allowed here"),
+    N_("sequence entries are not allowed here"),
+    N_("mapping keys are not allowed here"),
+    N_("could not find expected ':'"),
+    N_("found character {char} that cannot start any token"),
+    N_("expected <block end>, but found {token}"),
+    N_("expected ',' or ']', but got {token}"),
+    N_("expected ',' or '}}', but got {token}"),
+    N_("expected the node content, but found {token}"),
+    N_("expected a comment or a line break, but found {char}"),
+    N_("expected ' ', but found {char}"),
+    N_("found unexpected end of stream"),
+    N_("found unexpected ':'"),
+    N_("found unexpected document separator"),
+    N_("found unknown escape character {char}"),
+    N_("found undefined alias {alias}"),
+    N_("while constructing a mapping"),
+)
+"""ruamel.yaml's problems that agot's catalogs translate (a ``{field}`` stands for what the
+parser quotes); another problem is written as ruamel.yaml says it."""
+
+
+@cache
+def _yaml_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each of :data:`YAML_PROBLEMS` as a pattern matching the problem's text: ``{field}`` →
+    a named group."""
+    out = []
+    for template in YAML_PROBLEMS:
+        text = re.escape(template.replace("{{", "{").replace("}}", "}"))
+        out.append((re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+)", text) + "$"), template))
+    return tuple(out)
+
+
+def yaml_problem(text: str) -> str:
+    """A YAML parser's problem as a sentence that translates when it is a known one.
+
+    >>> yaml_problem("found character '\\t' that cannot start any token").template
+    'found character {char} that cannot start any token'
+    >>> yaml_problem("expected ',' or '}', but got '<scalar>'")
+    "expected ',' or '}', but got '<scalar>'"
+    """
+    for pattern, template in _yaml_patterns():
+        found = pattern.match(text)
+        if found:
+            fields = {k: YAML_TOKENS.get(v, v) for k, v in found.groupdict().items()}
+            return Msg(template, **fields)
+    return text
+
+
+YAML_TOKENS = {
+    "'<stream end>'": Msg("'<stream end>'"), "'<scalar>'": Msg("'<scalar>'"),
+    "'<block mapping start>'": Msg("'<block mapping start>'"),
+    "'<block sequence start>'": Msg("'<block sequence start>'"),
+    "'<block end>'": Msg("'<block end>'"), "'<document start>'": Msg("'<document start>'"),
+    "'<document end>'": Msg("'<document end>'"), "'<alias>'": Msg("'<alias>'"),
+    "'<anchor>'": Msg("'<anchor>'"), "'<tag>'": Msg("'<tag>'"),
+}
+"""The parser's tokens as it quotes them (``'<stream end>'``), in words that translate."""
 
 
 _ALLOWED_TAGS = (None, "!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int",
@@ -130,11 +197,13 @@ def _check_events(name: str, text: str) -> list[Problem]:
                 is_key = children[-1][0] and children[-1][1] % 2 == 0
                 children[-1][1] += 1
                 if is_key and isinstance(event, events.CollectionStartEvent):
-                    problems.append(Problem(name, *where, "", "invalid YAML: a mapping key must be "
-                                            "a single value, not a list or mapping"))
+                    problems.append(Problem(name, *where, "", Msg(
+                        "invalid YAML: a mapping key must be a single value, not a list or "
+                        "mapping")))
                 elif is_key and isinstance(event, events.ScalarEvent) and event.value == "<<" \
                         and event.style is None:
-                    problems.append(Problem(name, *where, "", "YAML merge keys ('<<') are not allowed"))
+                    problems.append(Problem(name, *where, "",
+                                            Msg("YAML merge keys ('<<') are not allowed")))
             if isinstance(event, events.CollectionStartEvent):
                 children.append([isinstance(event, events.MappingStartEvent), 0])
             elif isinstance(event, events.CollectionEndEvent) and children:
@@ -142,18 +211,19 @@ def _check_events(name: str, text: str) -> list[Problem]:
             if isinstance(event, events.DocumentStartEvent):
                 documents += 1
                 if documents == 2:
-                    problems.append(Problem(name, *where, "", "more than one YAML document"))
+                    problems.append(Problem(name, *where, "", Msg("more than one YAML document")))
             if isinstance(event, events.AliasEvent):
-                problems.append(Problem(name, *where, "", "YAML aliases are not allowed"))
+                problems.append(Problem(name, *where, "", Msg("YAML aliases are not allowed")))
             elif isinstance(event, events.NodeEvent) and event.anchor is not None:
-                problems.append(Problem(name, *where, "", "YAML anchors are not allowed"))
+                problems.append(Problem(name, *where, "", Msg("YAML anchors are not allowed")))
             tag = getattr(event, "tag", None)
             if tag not in _ALLOWED_TAGS and isinstance(event, events.NodeEvent):
-                problems.append(Problem(name, *where, "", f"YAML tag {tag!r} is not allowed"))
+                problems.append(Problem(name, *where, "",
+                                        Msg("YAML tag {tag} is not allowed", tag=repr(tag))))
             if isinstance(event, events.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    problems.append(Problem(name, *where, "", "document nested too deeply"))
+                    problems.append(Problem(name, *where, "", Msg("document nested too deeply")))
                     break
             elif isinstance(event, events.CollectionEndEvent):
                 depth -= 1
@@ -177,8 +247,8 @@ def _key_text(key: Any) -> str:
     return str(key)
 
 
-_KIND_NAMES = {"str": "a string", "int": "a number", "float": "a number", "bool": "a boolean",
-               "list": "a list"}
+_KIND_NAMES = {"str": Msg("a string"), "int": Msg("a number"), "float": Msg("a number"),
+               "bool": Msg("a boolean"), "list": Msg("a list")}
 
 
 def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]],
@@ -423,8 +493,9 @@ def _huge_integers(name: str, text: str) -> list[Problem]:
         start = match.start()
         line = text.count("\n", 0, start) + 1
         col = start - (text.rfind("\n", 0, start) + 1) + 1
-        problems.append(Problem(name, line, col, "", f"a number with {len(match.group())} "
-                                f"digits; numbers have at most {MAX_DIGITS}"))
+        problems.append(Problem(name, line, col, "", Msg(
+            "a number with {digits} digits; numbers have at most {limit}",
+            digits=len(match.group()), limit=MAX_DIGITS)))
         if len(problems) >= 20:
             break
     return problems
@@ -439,22 +510,24 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     """
     if len(raw) > MAX_BYTES:
         raise InputError([Problem(name, None, None, "",
-                                  f"file is {len(raw)} bytes; the limit is {MAX_BYTES} (1 MiB)")])
+                                  Msg("file is {size} bytes; the limit is {limit} (1 MiB)",
+                                      size=len(raw), limit=MAX_BYTES))])
     digest = hashlib.sha256(raw).hexdigest()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError([Problem(name, line, col, "",
-                                  f"not UTF-8 text (byte 0x{raw[exc.start]:02x})")]) from None
+        raise InputError([Problem(name, line, col, "", Msg("not UTF-8 text (byte 0x{byte:02x})",
+                                                           byte=raw[exc.start]))]) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\x00" in text:
         index = text.index("\x00")
         line = text.count("\n", 0, index) + 1
         col = index - (text.rfind("\n", 0, index) + 1) + 1
-        raise InputError([Problem(name, line, col, "", "binary data (NUL byte) in a YAML file")])
+        raise InputError([Problem(name, line, col, "",
+                                  Msg("binary data (NUL byte) in a YAML file"))])
     huge = _huge_integers(name, text)
     if huge:
         raise InputError(huge)
@@ -477,12 +550,13 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     except YAMLError as exc:
         raise InputError([_mark_problem(name, exc, text)]) from None
     except RecursionError:
-        raise InputError([Problem(name, None, None, "", "document nested too deeply")]) from None
+        raise InputError([Problem(name, None, None, "",
+                                  Msg("document nested too deeply"))]) from None
     if not isinstance(node, CommentedMap):
-        kind = ("empty" if node is None else
-                _KIND_NAMES.get(type(_plain(node, (), {}, {})).__name__, "not a mapping"))
-        raise InputError([Problem(name, 1, 1, "$",
-                                  f"the document is {kind}; expected a mapping of keys")])
+        kind = (Msg("empty") if node is None else
+                _KIND_NAMES.get(type(_plain(node, (), {}, {})).__name__, Msg("not a mapping")))
+        raise InputError([Problem(name, 1, 1, "$", Msg(
+            "the document is {kind}; expected a mapping of keys", kind=kind))])
     positions: dict[JsonPath, tuple[int, int]] = {(): (1, 1)}
     key_positions: dict[JsonPath, tuple[int, int]] = {}
     data = _plain(node, (), positions, key_positions)
@@ -501,6 +575,6 @@ def load_yaml(path: str | os.PathLike[str], name: str | None = None, *,
     except ReadRefused as exc:
         reason = exc.reason
         if reason.startswith("file is"):
-            reason += " (1 MiB)"
+            reason = Msg("{reason} (1 MiB)", reason=reason)
         raise InputError([Problem(display, None, None, "", reason)]) from None
     return parse_text(display, raw)

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from agot_adjudicator.errors import Problem
+from agot_adjudicator.model.text import Msg
 
 MAX_BYTES = 1024 * 1024
 """The default limit: 1 MiB."""
@@ -46,25 +47,26 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
     """The bytes of the regular file ``path``, at most ``limit`` of them, or raise
     :class:`ReadRefused` (never blocks, never reads more than ``limit + 1`` bytes)."""
     if root is not None and outside(path, root):
-        raise ReadRefused(path, f"a link that leaves {root}; refused")
+        raise ReadRefused(path, Msg("a link that leaves {root}; refused", root=root))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | \
         getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise ReadRefused(path, "no such file") from None
+        raise ReadRefused(path, Msg("no such file")) from None
     except IsADirectoryError:
-        raise ReadRefused(path, "is a directory, not a file") from None
+        raise ReadRefused(path, Msg("is a directory, not a file")) from None
     except OSError as exc:
-        raise ReadRefused(path, f"cannot read: {exc.strerror}") from None
+        raise ReadRefused(path, Msg("cannot read: {error}", error=exc.strerror)) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise ReadRefused(path, "is a directory, not a file")
+            raise ReadRefused(path, Msg("is a directory, not a file"))
         if not stat.S_ISREG(info.st_mode):
-            raise ReadRefused(path, "not a regular file (a FIFO, device or socket); refused")
+            raise ReadRefused(path, Msg("not a regular file (a FIFO, device or socket); refused"))
         if info.st_size > limit:
-            raise ReadRefused(path, f"file is {info.st_size} bytes; the limit is {limit}")
+            raise ReadRefused(path, Msg("file is {size} bytes; the limit is {limit}",
+                                        size=info.st_size, limit=limit))
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
@@ -73,13 +75,13 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
             except BlockingIOError:  # pragma: no cover - regular files do not block
                 break
             except OSError as exc:
-                raise ReadRefused(path, f"cannot read: {exc.strerror}") from None
+                raise ReadRefused(path, Msg("cannot read: {error}", error=exc.strerror)) from None
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
         if size > limit:
-            raise ReadRefused(path, f"file is over the limit of {limit} bytes")
+            raise ReadRefused(path, Msg("file is over the limit of {limit} bytes", limit=limit))
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -88,5 +90,6 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
 def escaping_links(paths: Iterable[str | os.PathLike[str]],
                    root: str | os.PathLike[str]) -> list[Problem]:
     """A located problem for every path that (through a symlink) leaves ``root``."""
-    return [Problem(str(p), None, None, "", f"a link that leaves {root}; refused (the record "
-                    "holds only its own files)") for p in paths if outside(p, root)]
+    return [Problem(str(p), None, None, "", Msg("a link that leaves {root}; refused (the record "
+                                                "holds only its own files)", root=root))
+            for p in paths if outside(p, root)]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import Document
+from agot_adjudicator.model.text import Msg
 
 if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they are slow to import)
     import jsonschema
@@ -61,24 +62,92 @@ DECISION_ID_PATTERN = "^r[0-9]+/[a-z0-9_@/.:+-]+$"
 """The orders schema's pattern for decision ids (answers)."""
 
 
+TYPE_WORDS = {"object": Msg("'object'"), "array": Msg("'array'"), "string": Msg("'string'"),
+              "integer": Msg("'integer'"), "number": Msg("'number'"),
+              "boolean": Msg("'boolean'"), "null": Msg("'null'")}
+"""A JSON Schema type as the validator quotes it, in a sentence that translates."""
+
+
 def _describe(error: ValidationError) -> str:
-    if error.validator == "type" and (error.instance is None or isinstance(error.instance, bool)):
+    """The validator's error as a sentence that translates (:class:`Msg`, one template per kind
+    of error, its fields the values); in English exactly what the validator said."""
+    message = _described(error)
+    if message is None or not isinstance(message, Msg):
+        english = error.message if message is None else message
+        return Msg("{schema_message}", schema_message=english)
+    return message
+
+
+def _described(error: ValidationError) -> str | None:
+    kind, expected, instance = error.validator, error.validator_value, error.instance
+    if kind == "type" and (instance is None or isinstance(instance, bool)):
         # YAML spells them null, true and false.
-        word = {None: "null", True: "true", False: "false"}[error.instance]
-        return f"{word} is not of type {error.validator_value!r}"
-    if error.validator == "pattern" and error.validator_value == DECISION_ID_PATTERN:
-        return f"{error.instance!r} is not a decision id (e.g. r3/march@lannisport/house_card/stark)"
-    if error.validator == "additionalProperties":
+        word = {None: "null", True: "true", False: "false"}[instance]
+        return Msg("{value} is not of type {expected}", value=word,
+                   expected=_types(expected) if isinstance(expected, str) else repr(expected))
+    if kind == "pattern" and expected == DECISION_ID_PATTERN:
+        return Msg("{value} is not a decision id (e.g. r3/march@lannisport/house_card/stark)",
+                   value=repr(instance))
+    if kind == "additionalProperties":
         return error.message.replace("Additional properties are not allowed", "unknown key")
-    if error.validator == "enum" and isinstance(error.validator_value, list):
-        options = ", ".join(str(v) for v in error.validator_value[:12])
-        more = ", ..." if len(error.validator_value) > 12 else ""
-        return f"{error.instance!r} is not one of: {options}{more}"
-    if error.validator == "pattern" and error.validator_value == ID_PATTERN:
-        return f"{error.instance!r} is not an id (lower-case snake_case, e.g. kings_landing)"
-    if error.validator == "const":
-        return f"{error.instance!r} should be {error.validator_value!r}"
-    return error.message
+    if kind == "enum" and isinstance(expected, list):
+        options = ", ".join(str(v) for v in expected[:12])
+        more = ", ..." if len(expected) > 12 else ""
+        return Msg("{value} is not one of: {options}", value=repr(instance),
+                   options=options + more)
+    if kind == "pattern" and expected == ID_PATTERN:
+        return Msg("{value} is not an id (lower-case snake_case, e.g. kings_landing)",
+                   value=repr(instance))
+    if kind == "const":
+        return Msg("{value} should be {expected}", value=repr(instance), expected=repr(expected))
+    return _validator_message(error)
+
+
+def _types(expected: Any) -> Any:
+    names = expected if isinstance(expected, list) else [expected]
+    return [TYPE_WORDS.get(t, repr(t)) for t in names]
+
+
+def _validator_message(error: ValidationError) -> str | None:
+    """jsonschema's own message for ``error`` rebuilt as a :class:`Msg`, or None when this
+    version of jsonschema words it otherwise (then it is kept as it is)."""
+    kind, expected, instance = error.validator, error.validator_value, error.instance
+    value = repr(instance)
+    built: Msg | None = None
+    if kind == "type":
+        built = Msg("{value} is not of type {expected}", value=value, expected=_types(expected))
+    elif kind == "required":
+        missing = error.message.removesuffix(" is a required property")
+        built = Msg("{key} is a required property", key=missing)
+    elif kind == "minimum":
+        built = Msg("{value} is less than the minimum of {limit}", value=value,
+                    limit=repr(expected))
+    elif kind == "maximum":
+        built = Msg("{value} is greater than the maximum of {limit}", value=value,
+                    limit=repr(expected))
+    elif kind in ("minItems", "minLength", "minProperties"):
+        built = (Msg("{value} should be non-empty", value=value)
+                 if error.message.endswith("should be non-empty") else
+                 Msg("{value} does not have enough properties", value=value)
+                 if kind == "minProperties" else Msg("{value} is too short", value=value))
+    elif kind in ("maxItems", "maxLength", "maxProperties"):
+        built = (Msg("{value} is expected to be empty", value=value)
+                 if error.message.endswith("is expected to be empty") else
+                 Msg("{value} has too many properties", value=value)
+                 if kind == "maxProperties" else Msg("{value} is too long", value=value))
+    elif kind == "pattern":
+        built = Msg("{value} does not match {pattern}", value=value, pattern=repr(expected))
+    elif kind == "uniqueItems":
+        built = Msg("{value} has non-unique elements", value=value)
+    elif kind in ("oneOf", "anyOf") and "is not valid under any" in error.message:
+        built = Msg("{value} is not valid under any of the given schemas", value=value)
+    elif kind == "dependentRequired":
+        built = Msg("{key} is a dependency of {other_key}",
+                    key=error.message.split(" is a dependency of ")[0],
+                    other_key=error.message.split(" is a dependency of ")[-1])
+    elif kind == "enum":
+        built = Msg("{value} is not one of {options}", value=value, options=repr(expected))
+    return built if built is not None and built == error.message else None
 
 
 def _unknown_keys(error: ValidationError) -> list[str]:
@@ -195,12 +264,13 @@ def schema_problems(doc: Document, schema_name: str) -> list[Problem]:
         unknown = _unknown_keys(chosen)
         if unknown:
             for key in unknown:
-                problems.append(doc.problem([*path, key], "unknown key", key=True))
+                problems.append(doc.problem([*path, key], Msg("unknown key"), key=True))
             continue
         if "propertyNames" in chosen.absolute_schema_path and isinstance(chosen.instance, str):
             # A bad key: locate the key itself, not the mapping holding it.
             problems.append(doc.problem([*path, chosen.instance],
-                                        f"key {_describe(chosen)}", key=True))
+                                        Msg("key {problem}", problem=_describe(chosen)),
+                                        key=True))
             continue
         problems.append(doc.problem(path, _describe(chosen)))
     return sorted(set(problems), key=Problem.sort_key)

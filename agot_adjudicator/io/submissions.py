@@ -16,11 +16,12 @@ from agot_adjudicator.engine.decisions import Request
 from agot_adjudicator.engine.planning import order_errors, orders_problem
 from agot_adjudicator.engine.support import NO_ONE
 from agot_adjudicator.errors import Problem, excerpt
+from agot_adjudicator.io.hints import did_you_mean
 from agot_adjudicator.io.reading import Document
 from agot_adjudicator.model.answers import kind_of_answer, shape_problem
-from agot_adjudicator.model.naming import one_of, suggest
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import Msg
 
 SECTION_KEYS = ("orders", "bids", "wildlings", "plans")
 
@@ -86,17 +87,18 @@ def _merge_section(subs: Submissions, house: str, body: dict[str, Any], doc: Doc
                 tag = f"plans.{plan_key}"
                 if tag in section.sources:
                     first = section.sources[tag]
-                    problems.append(doc.problem([*base, "plans", plan_key],
-                                                f"{house}'s plans.{plan_key} is given twice "
-                                                f"(also in {first.doc.name})"))
+                    problems.append(doc.problem([*base, "plans", plan_key], Msg(
+                        "{house}'s {key} is given twice (also in {file})", house=house,
+                        key=tag, file=first.doc.name)))
                     continue
                 section.plans[plan_key] = value
                 section.sources[tag] = Source(doc, (*base, "plans", plan_key))
             continue
         if key in section.sources:
             first = section.sources[key]
-            problems.append(doc.problem([*base, key], f"{house}'s {key} is given twice "
-                                        f"(also in {first.doc.name})"))
+            problems.append(doc.problem([*base, key], Msg(
+                "{house}'s {key} is given twice (also in {file})", house=house, key=key,
+                file=first.doc.name)))
             continue
         setattr(section, key, body[key])
         section.sources[key] = Source(doc, (*base, key))
@@ -110,11 +112,17 @@ def _add_answer(subs: Submissions, answer_id: str, value: Any, house: str | None
     previous = subs.answers.get(answer_id)
     if previous is not None:
         if previous.value != value:
-            problems.append(source.problem(
-                f"two different answers to {answer_id}: {value!r} here and {previous.value!r} "
-                f"in {previous.source.doc.name}"))
+            problems.append(source.problem(Msg(
+                "two different answers to {id}: {value} here and {other_value} in {file}",
+                id=answer_id, value=repr(value), other_value=repr(previous.value),
+                file=previous.source.doc.name)))
         return
     subs.answers[answer_id] = Answer(answer_id, value, house, source)
+
+
+def _one_of(options: Sequence[str], limit: int = 12) -> list[str]:
+    """:func:`~agot_adjudicator.model.naming.one_of` as a list field (``...`` after ``limit``)."""
+    return [*options[:limit], *(["..."] if len(options) > limit else [])]
 
 
 def collect(docs: Sequence[Document], state: GameState, ruleset: Ruleset) -> tuple[
@@ -125,16 +133,18 @@ def collect(docs: Sequence[Document], state: GameState, ruleset: Ruleset) -> tup
     for doc in docs:
         d = doc.data
         if d["round"] != state.round:
-            problems.append(doc.problem(["round"], f"{doc.name} is for round {d['round']}; "
-                                        f"the state is at round {state.round}"))
+            problems.append(doc.problem(["round"], Msg(
+                "{file} is for round {round}; the state is at round {state_round}",
+                file=doc.name, round=d["round"], state_round=state.round)))
             continue
         has_section = any(k in d for k in SECTION_KEYS)
         if "houses" in d and ("house" in d or has_section):
-            problems.append(doc.problem(["houses"], "give either `house:` with its sections or "
-                                        "`houses:`, not both"))
+            problems.append(doc.problem(["houses"], Msg(
+                "give either `house:` with its sections or `houses:`, not both")))
             continue
         if has_section and "house" not in d:
-            problems.append(doc.problem([], "a file with orders, bids or plans needs `house:`"))
+            problems.append(doc.problem([], Msg("a file with orders, bids or plans needs "
+                                                "`house:`")))
             continue
         sections: list[tuple[str, dict[str, Any], tuple[str | int, ...]]] = []
         if "house" in d:
@@ -144,9 +154,10 @@ def collect(docs: Sequence[Document], state: GameState, ruleset: Ruleset) -> tup
         for house, body, base in sections:
             path = [*base] if base else ["house"]
             if house not in state.houses:
-                problems.append(doc.problem(path, f"'{house}' is not a house in play"
-                                            f"{suggest(house, state.houses)} (in play: "
-                                            f"{one_of(state.order_of_play())})", key=bool(base)))
+                problems.append(doc.problem(path, Msg(
+                    "'{value}' is not a house in play{hint} (in play: {houses})", value=house,
+                    hint=did_you_mean(house, state.houses), houses=_one_of(state.order_of_play())),
+                    key=bool(base)))
                 continue
             _merge_section(subs, house, body, doc, base, problems)
         if "house" not in d:
@@ -183,12 +194,13 @@ def bid_problems(section: HouseSection, state: GameState) -> list[Problem]:
     if section.bids is not None:
         total = sum(section.bids.get(t, 0) for t in TRACKS)
         if total > power:
-            p.append(section.sources["bids"].problem(
-                f"{section.house} bids {total} in all but has {power} available power (R7.1)"))
+            p.append(section.sources["bids"].problem(Msg(
+                "{house} bids {total} in all but has {power} available power (R7.1)",
+                house=section.house, total=total, power=power)))
     if section.wildlings is not None and section.wildlings > power:
-        p.append(section.sources["wildlings"].problem(
-            f"{section.house} bids {section.wildlings} against the wildlings but has {power} "
-            "available power (R8.1)"))
+        p.append(section.sources["wildlings"].problem(Msg(
+            "{house} bids {bid} against the wildlings but has {power} available power (R8.1)",
+            house=section.house, bid=section.wildlings, power=power)))
     return p
 
 
@@ -201,8 +213,9 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
     def area(value: str, tag: str, *path: str | int, key: bool = False) -> None:
         if value not in ruleset.areas:
             s = src[tag]
-            p.append(s.doc.problem([*s.path, *path], f"no such area '{value}'"
-                                   f"{suggest(value, ruleset.areas)}", key=key))
+            p.append(s.doc.problem([*s.path, *path], Msg(
+                "no such area '{value}'{hint}", value=value,
+                hint=did_you_mean(value, ruleset.areas)), key=key))
 
     for i, raid in enumerate(plans.get("raids") or []):
         area(raid["from"], "plans.raids", i, "from")
@@ -210,9 +223,9 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
             area(target, "plans.raids", i, "targets", j)
             if raid["from"] in ruleset.areas and target in ruleset.areas and \
                     target not in ruleset.areas[raid["from"]].adjacent:
-                p.append(src["plans.raids"].problem(f"{target} is not adjacent to {raid['from']}; "
-                                                    "a raid reaches adjacent areas only (R5.2)",
-                                                    i, "targets", j))
+                p.append(src["plans.raids"].problem(Msg(
+                    "{target} is not adjacent to {origin}; a raid reaches adjacent areas only "
+                    "(R5.2)", target=target, origin=raid["from"]), i, "targets", j))
     for i, march in enumerate(plans.get("marches") or []):
         area(march["from"], "plans.marches", i, "from")
         for dest in march.get("moves", {}):
@@ -226,39 +239,43 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
     for area_id, houses in (plans.get("support") or {}).items():
         for j, house in enumerate(houses or []):
             if house not in ruleset.houses and house != NO_ONE:
-                p.append(src["plans.support"].problem(
-                    f"'{house}' is not a house{suggest(house, ruleset.houses)} (or '{NO_ONE}': "
-                    "support no one)", area_id, j))
+                p.append(src["plans.support"].problem(Msg(
+                    "'{value}' is not a house{hint} (or '{none}': support no one)", value=house,
+                    hint=did_you_mean(house, ruleset.houses), none=NO_ONE), area_id, j))
     for area_id in plans.get("musters") or {}:
         area(area_id, "plans.musters", area_id, key=True)
         if area_id in ruleset.areas and not ruleset.areas[area_id].mustering_points:
             p.append(src["plans.musters"].doc.problem(
                 [*src["plans.musters"].path, area_id],
-                f"{area_id} has no castle or stronghold to muster in (R3.5)", key=True))
+                Msg("{area} has no castle or stronghold to muster in (R3.5)", area=area_id),
+                key=True))
     if plans.get("raven"):
         area(plans["raven"]["area"], "plans.raven", "area")
         if plans["raven"]["order"] not in ruleset.order_tokens:
             order = plans["raven"]["order"]
-            p.append(src["plans.raven"].problem(
-                f"'{order}' is not an order{suggest(order, ruleset.order_tokens)}", "order"))
+            p.append(src["plans.raven"].problem(Msg(
+                "'{value}' is not an order{hint}", value=order,
+                hint=did_you_mean(order, ruleset.order_tokens)), "order"))
     own = ruleset.cards_by_house[section.house]
     for i, rule in enumerate(plans.get("house_cards") or []):
         cards = rule.get("priority", [rule.get("card")])
         for j, card in enumerate(cards):
             if card is not None and card not in own:
                 where: list[str | int] = [i, "priority", j] if "priority" in rule else [i, "card"]
-                p.append(src["plans.house_cards"].problem(
-                    f"'{card}' is not a {section.house} house card{suggest(card, own)}", *where))
+                p.append(src["plans.house_cards"].problem(Msg(
+                    "'{value}' is not a {house} house card{hint}", value=card,
+                    house=section.house, hint=did_you_mean(card, own)), *where))
     tie_break = plans.get("tie_break") or []
     seen: set[str] = set()
     for i, house in enumerate(tie_break):
         if house in seen:
-            p.append(src["plans.tie_break"].problem(f"'{house}' is named twice in the tie-break "
-                                                    "order (R7.2)", i))
+            p.append(src["plans.tie_break"].problem(Msg(
+                "'{value}' is named twice in the tie-break order (R7.2)", value=house), i))
         seen.add(house)
         if house not in ruleset.houses:
-            p.append(src["plans.tie_break"].problem(f"'{house}' is not a house"
-                                                    f"{suggest(house, ruleset.houses)}", i))
+            p.append(src["plans.tie_break"].problem(Msg(
+                "'{value}' is not a house{hint}", value=house,
+                hint=did_you_mean(house, ruleset.houses)), i))
     return p
 
 
@@ -272,7 +289,8 @@ def answer_shape_problems(subs: Submissions, ids: Sequence[str] | None = None) -
         kind = kind_of_answer(answer_id)
         why = shape_problem(kind, answer.value) if kind is not None else None
         if why is not None:
-            problems.append(answer.source.problem(f"answer to {answer_id} ({kind}): {why}"))
+            problems.append(answer.source.problem(Msg(
+                "answer to {id} ({kind}): {why}", id=answer_id, kind=kind, why=why)))
     return problems
 
 
@@ -288,26 +306,27 @@ def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) ->
     for answer_id, answer in subs.answers.items():
         parts = answer_id.split("/")
         if parts[0] != f"r{state.round}":
-            problems.append(answer.source.problem(
-                f"decision ids of this round start with r{state.round}/ (the state is at "
-                f"round {state.round}); a stale answer?"))
+            problems.append(answer.source.problem(Msg(
+                "decision ids of this round start with r{round}/ (the state is at round "
+                "{round}); a stale answer?", round=state.round)))
             continue
         if parts[-1] not in state.houses:
-            problems.append(answer.source.problem(
-                f"a decision id ends with the deciding house{suggest(parts[-1], state.houses)}, "
-                f"one of: {', '.join(state.order_of_play())}"))
+            problems.append(answer.source.problem(Msg(
+                "a decision id ends with the deciding house{hint}, one of: {ids}",
+                hint=did_you_mean(parts[-1], state.houses), ids=state.order_of_play())))
             continue
         if answer.house is not None and answer.house != parts[-1]:
             # the engine's own words when it is asked (engine.decisions.Decider)
-            problems.append(answer.source.problem(
-                f"{answer.house} cannot answer {answer_id}: it is {parts[-1]}'s decision"))
+            problems.append(answer.source.problem(Msg(
+                "{house} cannot answer {id}: it is {other}'s decision", house=answer.house,
+                id=answer_id, other=parts[-1])))
             continue
         unknown = [area for part in parts if "@" in part
                    for area in part.split("@", 1)[1].split("+") if area not in ruleset.areas]
         for area in unknown:
-            problems.append(answer.source.problem(
-                f"no area '{area}' on the board{suggest(area, ruleset.area_ids)} (decision ids "
-                "name areas by their ids)"))
+            problems.append(answer.source.problem(Msg(
+                "no area '{value}' on the board{hint} (decision ids name areas by their ids)",
+                value=area, hint=did_you_mean(area, ruleset.area_ids))))
         if not unknown:
             problems.extend(answer_shape_problems(subs, [answer_id]))
     return problems
@@ -317,7 +336,8 @@ def _answer_problem(answer: Answer, why: str | None) -> list[Problem]:
     """The engine's words for an illegal direct answer (engine.decisions.Decider)."""
     if why is None:
         return []
-    return [answer.source.problem(f"answer {excerpt(answer.value)} to {answer.id}: {why}")]
+    return [answer.source.problem(Msg("answer {value} to {id}: {why}",
+                                      value=excerpt(answer.value), id=answer.id, why=why))]
 
 
 def _power_fixed_before_clash(ruleset: Ruleset) -> bool:

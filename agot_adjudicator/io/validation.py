@@ -7,10 +7,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from agot_adjudicator.errors import Problem
+from agot_adjudicator.io.hints import did_you_mean, joined
 from agot_adjudicator.io.reading import Document
-from agot_adjudicator.model.naming import one_of, suggest
+from agot_adjudicator.model.naming import one_of
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
 from agot_adjudicator.model.state import without
+from agot_adjudicator.model.text import Msg
+
+AREA_KIND_WORDS = {"land": Msg("land"), "sea": Msg("sea"), "port": Msg("port")}
+"""An area's kind in a sentence ("a ship cannot stand in land area ...")."""
+PHASE_WORDS = {"westeros": Msg("westeros"), "planning": Msg("planning"),
+               "action": Msg("action"), "ended": Msg("ended")}
+"""A phase in a sentence ("not in the planning phase")."""
 
 
 def _count_diff(a: Iterable[str], b: Iterable[str]) -> list[str]:
@@ -47,18 +55,20 @@ def ruleset_problem(doc: Document, ruleset: Ruleset) -> Problem:
 
     name, sha256 = doc.data["ruleset"]["name"], doc.data["ruleset"]["sha256"]
     wrong = "sha256" if sha256 != ruleset.sha256 else "name"
-    made = (f"the state was made with ruleset {name} {sha256[:12]}…, but the ruleset in use is "
-            f"{ruleset.name} {ruleset.sha256[:12]}… ({ruleset.source})")
+    made = Msg("the state was made with ruleset {name} {sha256}…, but the ruleset in use is "
+               "{ruleset} {ruleset_sha256}… ({source})", name=name, sha256=sha256[:12],
+               ruleset=ruleset.name, ruleset_sha256=ruleset.sha256[:12], source=ruleset.source)
     known = find_ruleset(name, sha256)
     if known is not None:
-        return doc.problem(["ruleset", wrong], f"{made}; agot knows the state's ruleset "
-                           f"({known.source}): leave out --ruleset to play on under it, or move "
-                           "the game on with `agot adjudicate --game DIR --move-ruleset`")
-    return doc.problem(["ruleset", wrong], f"{made}, and agot {__version__} knows no ruleset "
-                       "with the state's name and hash (packaged, archived, or in the game's "
-                       f"rulesets/ folder): pass the ruleset the game was played under with "
-                       f"--ruleset DIR, or copy it into GAME/rulesets/{sha256}/, or use the "
-                       "agot release that wrote the state")
+        return doc.problem(["ruleset", wrong], Msg(
+            "{made}; agot knows the state's ruleset ({source}): leave out --ruleset to play on "
+            "under it, or move the game on with `agot adjudicate --game DIR --move-ruleset`",
+            made=made, source=known.source))
+    return doc.problem(["ruleset", wrong], Msg(
+        "{made}, and agot {version} knows no ruleset with the state's name and hash (packaged, "
+        "archived, or in the game's rulesets/ folder): pass the ruleset the game was played "
+        "under with --ruleset DIR, or copy it into GAME/rulesets/{sha256}/, or use the agot "
+        "release that wrote the state", made=made, version=__version__, sha256=sha256))
 
 
 def state_problems(doc: Document, ruleset: Ruleset, *, provisional: bool = False) -> list[Problem]:
@@ -99,11 +109,11 @@ def provisional_problems(doc: Document) -> list[Problem]:
     if mark is None:
         return []
     stopped = mark.get("stopped", "?") if isinstance(mark, dict) else "?"
-    return [doc.problem(["provisional"], f"a provisional state: the board as far as a run "
-                        f"stopped in the {stopped} phase got (round {doc.data.get('round')}), "
-                        "not a round's record; adjudicate and replay use the round's "
-                        "state.yaml with its submissions and answers, and `agot validate "
-                        "--game DIR FILE` checks a file against this board", key=True)]
+    return [doc.problem(["provisional"], Msg(
+        "a provisional state: the board as far as a run stopped in the {phase} phase got (round "
+        "{round}), not a round's record; adjudicate and replay use the round's state.yaml with "
+        "its submissions and answers, and `agot validate --game DIR FILE` checks a file against "
+        "this board", phase=stopped, round=doc.data.get("round")), key=True)]
 
 
 def ruleset_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
@@ -118,19 +128,22 @@ def round_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
     """The round exists (R11.1)."""
     round_ = doc.data["round"]
     if round_ > ruleset.rounds:
-        return [doc.problem(["round"], f"round {round_} does not exist: the game ends after "
-                            f"round {ruleset.rounds} (R11.1)")]
+        return [doc.problem(["round"], Msg("round {round} does not exist: the game ends after "
+                                           "round {rounds} (R11.1)", round=round_,
+                                           rounds=ruleset.rounds))]
     return []
 
 
 def houses_in_play_problems(doc: Document, ruleset: Ruleset, houses: list[str]) -> list[Problem]:
     """Houses in play are houses of the ruleset, as many as a game has players (R12)."""
-    problems = [doc.problem(["houses", house], f"'{house}' is not a house"
-                            f"{suggest(house, ruleset.houses)}", key=True)
+    problems = [doc.problem(["houses", house], Msg("'{value}' is not a house{hint}", value=house,
+                                                   hint=did_you_mean(house, ruleset.houses)),
+                            key=True)
                 for house in houses if house not in ruleset.houses]
     if len(houses) not in ruleset.players:
-        problems.append(doc.problem(["houses"], f"{len(houses)} houses in play; the game is for "
-                                    f"{one_of(str(n) for n in sorted(ruleset.players))} players"))
+        problems.append(doc.problem(["houses"], Msg(
+            "{count} houses in play; the game is for {numbers} players", count=len(houses),
+            numbers=one_of(str(n) for n in sorted(ruleset.players)))))
     return problems
 
 
@@ -140,9 +153,9 @@ def track_problems(doc: Document, houses: list[str]) -> list[Problem]:
     for track in TRACKS:
         order = doc.data["tracks"][track]
         if sorted(order) != sorted(houses):
-            problems.append(doc.problem(["tracks", track],
-                                        f"{track} track {order} is not an order of the houses "
-                                        f"in play ({', '.join(houses)})"))
+            problems.append(doc.problem(["tracks", track], Msg(
+                "{track} track {value} is not an order of the houses in play ({houses})",
+                track=track, value=str(order), houses=houses)))
     return problems
 
 
@@ -154,22 +167,22 @@ def card_problems(doc: Document, ruleset: Ruleset, house: str) -> list[Problem]:
     for key in ("hand", "discards"):
         for i, card in enumerate(data.get(key, [])):
             if card not in own:
-                problems.append(doc.problem(["houses", house, key, i],
-                                            f"'{card}' is not a {house} house card"
-                                            f"{suggest(card, own)}"))
+                problems.append(doc.problem(["houses", house, key, i], Msg(
+                    "'{value}' is not a {house} house card{hint}", value=card, house=house,
+                    hint=did_you_mean(card, own))))
     held = data.get("hand", []) + data.get("discards", [])
     if sorted(held) != sorted(own) and all(c in own for c in held):
         missing = [c for c in own if c not in held]
         twice = [c for c in own if held.count(c) > 1]
-        problems.append(doc.problem(["houses", house, "hand"],
-                                    f"{house}'s hand and discards must hold its 7 cards; "
-                                    f"missing: {', '.join(missing)}" if missing else
-                                    f"{house}'s hand and discards must hold its 7 cards once "
-                                    f"each; in both: {', '.join(twice)}"))
+        problems.append(doc.problem(["houses", house, "hand"], Msg(
+            "{house}'s hand and discards must hold its 7 cards; missing: {cards}", house=house,
+            cards=missing) if missing else Msg(
+            "{house}'s hand and discards must hold its 7 cards once each; in both: {cards}",
+            house=house, cards=twice)))
     if data["supply"] > ruleset.max_supply_level():
-        problems.append(doc.problem(["houses", house, "supply"],
-                                    f"supply {data['supply']} is above the top of the track "
-                                    f"({ruleset.max_supply_level()})"))
+        problems.append(doc.problem(["houses", house, "supply"], Msg(
+            "supply {supply} is above the top of the track ({top})", supply=data["supply"],
+            top=ruleset.max_supply_level())))
     return problems
 
 
@@ -181,22 +194,24 @@ def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: 
     action phase (R4.1), no neutral force with units. Adds its units and token to ``tally``."""
     base = ["areas", area_id]
     if area_id not in ruleset.areas:
-        return [doc.problem(base, f"no such area '{area_id}'{suggest(area_id, ruleset.areas)}",
-                            key=True)]
+        return [doc.problem(base, Msg("no such area '{value}'{hint}", value=area_id,
+                                      hint=did_you_mean(area_id, ruleset.areas)), key=True)]
     area = ruleset.areas[area_id]
     house = data.get("house")
     units = data.get("units", [])
     problems = []
     if house is not None and house not in in_play:
-        problems.append(doc.problem([*base, "house"], f"'{house}' is not a house in play"
-                                    f"{suggest(house, in_play)}"))
+        problems.append(doc.problem([*base, "house"], Msg(
+            "'{value}' is not a house in play{hint}", value=house,
+            hint=did_you_mean(house, in_play))))
     for i, unit in enumerate(units):
         if (unit == "ship") != area.is_sea:
-            problems.append(doc.problem([*base, "units", i],
-                                        f"a {unit} cannot stand in {area.kind} area {area_id}"))
+            problems.append(doc.problem([*base, "units", i], Msg(
+                "a {unit} cannot stand in {area_kind} area {area}", unit=unit,
+                area_kind=AREA_KIND_WORDS.get(area.kind, area.kind), area=area_id)))
     if without(units, data.get("routed", [])) is None:
         problems.append(doc.problem([*base, "routed"],
-                                    "routed units must be among the area's units"))
+                                    Msg("routed units must be among the area's units")))
     if house in tally.units:
         for unit in units:
             tally.units[house][unit] += 1
@@ -205,31 +220,34 @@ def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: 
     if token is not None:
         if token not in in_play:
             problems.append(doc.problem([*base, "power_token"],
-                                        f"'{token}' is not a house in play"))
+                                        Msg("'{value}' is not a house in play", value=token)))
         elif area.is_sea:
-            problems.append(doc.problem([*base, "power_token"], "no power tokens at sea (R5.5)"))
-        elif units and house != token:
             problems.append(doc.problem([*base, "power_token"],
-                                        f"a {token} power token cannot share {area_id} with "
-                                        f"{house} units (R5.5)"))
+                                        Msg("no power tokens at sea (R5.5)")))
+        elif units and house != token:
+            problems.append(doc.problem([*base, "power_token"], Msg(
+                "a {owner} power token cannot share {area} with {house} units (R5.5)",
+                owner=token, area=area_id, house=house)))
         else:
             tally.power_tokens[token] += 1
     order = data.get("order")
     phase = doc.data["phase"]
     if order is not None:
         if order not in ruleset.order_tokens:
-            problems.append(doc.problem([*base, "order"], f"'{order}' is not an order"
-                                        f"{suggest(order, ruleset.order_tokens)}"))
+            problems.append(doc.problem([*base, "order"], Msg(
+                "'{value}' is not an order{hint}", value=order,
+                hint=did_you_mean(order, ruleset.order_tokens))))
         elif not units:
             problems.append(doc.problem([*base, "order"],
-                                        "an order needs units in its area (R4.1)"))
+                                        Msg("an order needs units in its area (R4.1)")))
         elif phase != "action" and not (provisional and phase == "planning"):
-            problems.append(doc.problem([*base, "order"],
-                                        f"orders are on the board only in the action phase, "
-                                        f"not in the {phase} phase"))
+            problems.append(doc.problem([*base, "order"], Msg(
+                "orders are on the board only in the action phase, not in the {phase} phase",
+                phase=PHASE_WORDS.get(phase, phase))))
     if data.get("neutral_force") is not None and units:
-        problems.append(doc.problem([*base, "neutral_force"],
-                                    f"a neutral force cannot share {area_id} with {house} units"))
+        problems.append(doc.problem([*base, "neutral_force"], Msg(
+            "a neutral force cannot share {area} with {house} units", area=area_id,
+            house=house)))
     return problems
 
 
@@ -243,22 +261,23 @@ def limit_problems(doc: Document, ruleset: Ruleset, house: str, tally: _Tally, *
         limit = ruleset.unit_limits[unit]
         count = tally.units[house][unit]
         if count > limit:
-            problems.append(doc.problem(["houses", house],
-                                        f"{house} has {count} {unit}s on the board; "
-                                        f"the limit is {limit} (R0.4)", key=True))
+            problems.append(doc.problem(["houses", house], Msg(
+                "{house} has {count} {unit}s on the board; the limit is {limit} (R0.4)",
+                house=house, count=count, unit=unit, limit=limit), key=True))
     level = min(data["supply"], ruleset.max_supply_level())
     armies = tally.armies[house]
     if not provisional and not supply_fits(ruleset, level, armies):
         sizes = sorted((n for n in armies if n >= 2), reverse=True)
-        problems.append(doc.problem(["houses", house, "supply"],
-                                    f"{house}'s armies {sizes} exceed supply level {level} "
-                                    f"(allowed {list(ruleset.supply_track[level])}) (R9)"))
+        problems.append(doc.problem(["houses", house, "supply"], Msg(
+            "{house}'s armies {sizes} exceed supply level {level} (allowed {allowed}) (R9)",
+            house=house, sizes=str(sizes), level=level,
+            allowed=str(list(ruleset.supply_track[level])))))
     tokens = tally.power_tokens[house]
     if data["power"] + tokens > ruleset.power_tokens_per_house:
-        problems.append(doc.problem(["houses", house, "power"],
-                                    f"{house} has {data['power']} available power and "
-                                    f"{tokens} power tokens on the board: more than "
-                                    f"its {ruleset.power_tokens_per_house} tokens (R0.3)"))
+        problems.append(doc.problem(["houses", house, "power"], Msg(
+            "{house} has {power} available power and {tokens} power tokens on the board: more "
+            "than its {limit} tokens (R0.3)", house=house, power=data["power"], tokens=tokens,
+            limit=ruleset.power_tokens_per_house)))
     return problems
 
 
@@ -270,9 +289,9 @@ def deck_problems(doc: Document, ruleset: Ruleset, deck: str) -> list[Problem]:
         return []
     missing = _count_diff(expected, cards)
     surplus = _count_diff(cards, expected)
-    detail = "; ".join(part for part in (
-        f"missing: {', '.join(missing)}" if missing else "",
-        f"extra: {', '.join(surplus)}" if surplus else "") if part)
-    return [doc.problem(["westeros", "decks", deck],
-                        f"deck {deck} does not hold the ruleset's {len(expected)} cards "
-                        f"({detail})")]
+    detail = joined([part for part in (
+        Msg("missing: {westeros_card}", westeros_card=missing) if missing else "",
+        Msg("extra: {westeros_card}", westeros_card=surplus) if surplus else "") if part])
+    return [doc.problem(["westeros", "decks", deck], Msg(
+        "deck {deck} does not hold the ruleset's {count} cards ({detail})", deck=deck,
+        count=len(expected), detail=detail))]

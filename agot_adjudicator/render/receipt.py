@@ -15,8 +15,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from agot_adjudicator.errors import Problem
 from agot_adjudicator.model.naming import NameIndex
-from agot_adjudicator.render.report import sep, speaker, tr
+from agot_adjudicator.render.report import say, sep, speaker, tr
 from agot_adjudicator.render.report import units as units_in_words
 from agot_adjudicator.render.report import wrap as wrap_columns
 
@@ -154,3 +155,9 @@ def receipt_text(head: Sequence[str], sections: Sequence[tuple[str, Sequence[str
         for item in items:
             lines.extend(wrap(item, "    ", "  - "))
     return "\n".join(lines) + "\n"
+
+
+def problem_text(problem: Problem) -> str:
+    """A located problem, ``file:line:col: path: message``, its message said in the current
+    language (:func:`~agot_adjudicator.render.report.say`): file and path stay as they are."""
+    return problem.located(say(problem.message))

@@ -36,6 +36,7 @@ from typing import Any
 from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.io.clock import parse_utc, utc_text
 from agot_adjudicator.io.gamedir import RoundDir, board_now
+from agot_adjudicator.io.hints import joined
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
 from agot_adjudicator.io.names import Renamed, ids_from_names
@@ -46,9 +47,18 @@ from agot_adjudicator.io.writing import dump_yaml, write_atomic, write_bytes_ato
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import Msg
 from agot_adjudicator.render.i18n import N_, language_of_tag, recorded_language
-from agot_adjudicator.render.receipt import echo_lines, receipt_text
-from agot_adjudicator.render.report import PHASE_TITLES, Names, decision_kind, lang, speaker, tr
+from agot_adjudicator.render.receipt import echo_lines, problem_text, receipt_text
+from agot_adjudicator.render.report import (
+    PHASE_TITLES,
+    Names,
+    decision_kind,
+    lang,
+    say,
+    speaker,
+    tr,
+)
 from agot_adjudicator.render.report import house as house_name
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_docs
 
@@ -74,6 +84,17 @@ class Outcome:
     @property
     def accepted(self) -> bool:
         return self.verdict == "accepted"
+
+    @property
+    def why(self) -> str:
+        """``verdict: reason; reason`` (a sentence that translates) for a message not accepted."""
+        return Msg("{verdict}: {reasons}", verdict=VERDICT_WORDS.get(self.verdict, self.verdict),
+                   reasons=joined(self.reasons))
+
+
+VERDICT_WORDS = {"accepted": Msg("accepted"), "refused": Msg("refused"),
+                 "invalid": Msg("invalid"), "malformed": Msg("malformed")}
+"""A verdict's word in a sentence (the index and the logic keep the id)."""
 
 
 @dataclass
@@ -109,9 +130,12 @@ def _next_number(folder: Path) -> int:
 
 
 def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
-            received: datetime.datetime, stdin: bytes | None = None) -> list[Outcome]:
+            received: datetime.datetime, stdin: bytes | None = None,
+            lang: str = "en") -> list[Outcome]:
     """Process the messages ``arguments`` name (see the module docstring), in Date order then
-    argument order (a message without a Date counts as received at ``received``)."""
+    argument order (a message without a Date counts as received at ``received``). Each receipt
+    is in its house's ``players.yaml`` language; ``lang`` for a message whose house is not
+    known (or has no language set)."""
     if not Path(game_dir).is_dir():
         raise UsageError(f"{game_dir}: not a game directory (no such directory)")
     with game_lock(game_dir):
@@ -127,7 +151,7 @@ def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
         outcomes = []
         for k in order:
             outcomes.append(_process(game_dir, folder, messages[k], board, players, index,
-                                     ruleset, received))
+                                     ruleset, received, lang))
         return outcomes
 
 
@@ -157,12 +181,12 @@ def _check(message: Message, board: _Board, players: Players, index: NameIndex,
             check.fail("malformed", why)
         return check
     if board.state.phase == "ended":
-        return check.fail("refused", "the game has ended: no submission is taken")
+        return check.fail("refused", Msg("the game has ended: no submission is taken"))
     try:
         doc = parse_text(message.found.name, message.found.text)
     except InputError as exc:
         check.problems = list(exc.problems)
-        return check.fail("malformed", "the submission is not readable YAML")
+        return check.fail("malformed", Msg("the submission is not readable YAML"))
     data = dict(doc.data)
     secret = data.pop("secret", None)
     doc = Document(doc.name, data, doc.sha256,
@@ -171,45 +195,49 @@ def _check(message: Message, board: _Board, players: Players, index: NameIndex,
     doc, check.renamed, name_problems = ids_from_names(doc, index)
     data = doc.data
     if "houses" in data:
-        return check.fail("refused", "a message submits for one house: give `house:` and "
-                          "that house's orders, bids, plans and answers, not `houses:`")
+        return check.fail("refused", Msg("a message submits for one house: give `house:` and "
+                                              "that house's orders, bids, plans and answers, "
+                                              "not `houses:`"))
     house = data.get("house")
     if not isinstance(house, str):
-        return check.fail("refused", "no `house:` line: say which house this submission is "
-                          "for (`house: stark`)")
+        return check.fail("refused", Msg("no `house:` line: say which house this submission "
+                                              "is for (`house: stark`)"))
     check.house = house
     if house not in board.state.houses:
-        return check.fail("refused", f"'{house}' is not a house in play in this game")
+        return check.fail("refused", Msg("'{value}' is not a house in play in this game",
+                                              value=house))
     if secret is not None and not isinstance(secret, str):
-        return check.fail("refused", "`secret:` must be the text the moderator sent you")
+        return check.fail("refused", Msg("`secret:` must be the text the moderator sent you"))
     why = _who(message, house, secret, players)
     if why is not None:
         check.forged = _forged(message, house, secret, players)
         return check.fail("refused", why)
     if not any(s.secret_sha256 for s in players.houses.values()):
-        check.notes.append("this game keeps no house secrets (no players.yaml, or none in "
-                           "it): anyone may submit for any house; the moderator sets them with "
-                           "`agot players --new-secret`")
+        check.notes.append(Msg("this game keeps no house secrets (no players.yaml, or none in "
+                               "it): anyone may submit for any house; the moderator sets them "
+                               "with `agot players --new-secret`"))
     for answer_id in data.get("answers") or {}:
         owner = str(answer_id).rsplit("/", 1)[-1]
         if owner != house:
-            return check.fail("refused", f"{house} cannot answer {answer_id}: it is another "
-                              "house's decision (a house answers only its own)")
+            return check.fail("refused", Msg("{house} cannot answer {id}: it is another "
+                                             "house's decision (a house answers only its own)",
+                                             house=house, id=answer_id))
     check.data = data
     if name_problems:
         check.problems = name_problems
-        return check.fail("invalid", "a name in it stands for nothing on the board or in the rules")
+        return check.fail("invalid", Msg("a name in it stands for nothing on the board or in "
+                                             "the rules"))
     found = schema_problems(doc, "orders")
     if found:
         check.problems = found
-        return check.fail("malformed", "not the shape of a submission (agot-orders/1)")
+        return check.fail("malformed", Msg("not the shape of a submission (agot-orders/1)"))
     others, _ = read_submissions([str(p) for p in board.rd.orders() if p.name != f"{house}.yaml"])
     result = validate_docs(board.state_doc, [*others, doc], ruleset,
                            provisional=board.provisional)
     check.problems = [p for p in result.problems if p.file == doc.name]
     check.warnings = [p for p in result.warnings if p.file == doc.name]
     if check.problems:
-        return check.fail("invalid", "`agot validate` refuses it on the board as it stands")
+        return check.fail("invalid", Msg("`agot validate` refuses it on the board as it stands"))
     return check
 
 
@@ -220,19 +248,21 @@ def _who(message: Message, house: str, secret: str | None, players: Players) -> 
     with_secret = any(s.secret_sha256 for s in players.houses.values())
     if with_secret:
         if settings is None or not settings.secret_sha256:
-            return f"{house} has no secret in this game's players.yaml: ask the moderator"
+            return Msg("{house} has no secret in this game's players.yaml: ask the moderator",
+                       house=house)
         if secret is None:
-            return (f"no secret: add the line `secret: ...` with {house}'s secret (sent to you "
-                    "by the moderator) to the submission")
+            return Msg("no secret: add the line `secret: ...` with {house}'s secret (sent to you "
+                       "by the moderator) to the submission", house=house)
         if not secret_matches(settings, secret):
-            return f"the secret given is not {house}'s: this message is not accepted as {house}'s"
+            return Msg("the secret given is not {house}'s: this message is not accepted as "
+                       "{house}'s", house=house)
     if settings is not None and settings.address:
         if message.sender is None:
-            return (f"{house} submits from its registered mail address; this message has no "
-                    "From address")
+            return Msg("{house} submits from its registered mail address; this message has no "
+                       "From address", house=house)
         if message.sender.casefold() != settings.address.casefold():
-            return (f"{house} submits from its registered mail address; this message is from "
-                    f"{message.sender}")
+            return Msg("{house} submits from its registered mail address; this message is from "
+                       "{sender}", house=house, sender=message.sender)
     return None
 
 
@@ -282,7 +312,8 @@ def _pending_for(rd: RoundDir, house: str, answered: set[str], sections: set[str
 
 
 def _process(game_dir: str, folder: Path, message: Message, board: _Board, players: Players,
-             index: NameIndex, ruleset: Ruleset, received: datetime.datetime) -> Outcome:
+             index: NameIndex, ruleset: Ruleset, received: datetime.datetime,
+             fallback: str = "en") -> Outcome:
     number = _next_number(folder)
     raw = message.incoming.raw
     digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
@@ -306,7 +337,8 @@ def _process(game_dir: str, folder: Path, message: Message, board: _Board, playe
         write_atomic(path, dump_yaml(check.data, header=header))
         stored = str(path.relative_to(Path(game_dir)))
     settings = players.houses.get(house) if house is not None else None
-    lang = language_of_tag(settings.language if settings is not None else None)
+    tag = settings.language if settings is not None else None
+    lang = language_of_tag(tag) if tag else fallback
     with Names(ruleset, lang).speaking():
         receipt = _receipt(number, kept, digest, received, message, check, board, index, stored,
                            replaced)
@@ -329,7 +361,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
              message: Message, check: _Check, board: _Board, index: NameIndex,
              stored: str | None, replaced: bool) -> str:
     """The receipt of one message, in the language of the current :class:`Names` (the
-    house's ``players.yaml`` language; English when the house is unknown)."""
+    house's ``players.yaml`` language, else the language of the run)."""
     state = board.state
     head = [tr("agot inbox receipt {number}: message {name}", number=number,
                name=kept or message.incoming.name),
@@ -350,8 +382,9 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
         verdict += tr(": nothing stored") + (tr(" (the house's earlier submission, if any, still "
                                                 "counts)") if check.verdict == "invalid" else "")
     head.append(verdict)
-    sections: list[tuple[str, list[str]]] = [(tr("Why:"), check.reasons),
-                                             (tr("Problems:"), [str(p) for p in check.problems])]
+    sections: list[tuple[str, list[str]]] = [
+        (tr("Why:"), [say(r) for r in check.reasons]),
+        (tr("Problems:"), [problem_text(p) for p in check.problems])]
     if check.verdict == "refused" or check.data is None:
         return receipt_text(head, sections)  # to the sender only: nothing of the game's state
     house = check.house
@@ -368,7 +401,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
                         [f"{r.written} -> {r.id}" for r in check.renamed]))
     if check.verdict == "accepted":
         sections.append((tr("Check (agot validate on the board as it stands):"),
-                         [tr("ok")] + [tr("warning: {warning}", warning=w)
+                         [tr("ok")] + [tr("warning: {warning}", warning=problem_text(w))
                                        for w in check.warnings]))
     given = check.data if check.verdict == "accepted" else {}
     asked = _pending_for(board.rd, str(house), set(given.get("answers") or {}), set(given))
@@ -377,7 +410,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
             board.rd, str(house), stored):
         asked.insert(0, tr("orders for round {round} (planning phase)", round=state.round))
     sections.append((tr("Still asked of {house}:", house=who), asked or [tr("nothing for now")]))
-    sections.append((tr("Notes:"), check.notes))
+    sections.append((tr("Notes:"), [say(n) for n in check.notes]))
     return receipt_text(head, sections)
 
 

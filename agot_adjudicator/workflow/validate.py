@@ -28,10 +28,15 @@ from agot_adjudicator.io.submissions import (
     order_problems,
     plan_problems,
 )
-from agot_adjudicator.io.validation import state_problems
+from agot_adjudicator.io.validation import AREA_KIND_WORDS, PHASE_WORDS, state_problems
 from agot_adjudicator.io.writing import same_file
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import Msg
+
+ORDER_KIND_WORDS = {"march": Msg("march"), "raid": Msg("raid"), "support": Msg("support"),
+                    "defense": Msg("defense"), "consolidate_power": Msg("consolidate power")}
+"""An order's kind in a sentence ("no raid order in ...")."""
 
 
 def read_yaml(path: str) -> Document:
@@ -108,7 +113,8 @@ def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> l
         for area_id in ruleset.area_ids:
             here = state.area(area_id)
             if here.house == house and here.units and area_id not in section.orders:
-                warnings.append(src.problem(f"no order for {area_id}, which holds {house} units"))
+                warnings.append(src.problem(Msg("no order for {area}, which holds {house} units",
+                                                area=area_id, house=house)))
         for area_id, order in section.orders.items():
             if order is None or order not in ruleset.order_tokens or area_id not in ruleset.areas:
                 continue
@@ -116,9 +122,9 @@ def support_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> l
                 continue
             candidates = support_reach(ruleset, area_id)
             if not any(state.area(a).units or state.area(a).neutral_force for a in candidates):
-                warnings.append(src.problem(f"support order in {area_id}: no area it can support "
-                                            "holds units or a neutral force, so no battle can "
-                                            "use it (R6.2)", area_id))
+                warnings.append(src.problem(Msg(
+                    "support order in {area}: no area it can support holds units or a neutral "
+                    "force, so no battle can use it (R6.2)", area=area_id), area_id))
     return warnings
 
 
@@ -175,9 +181,9 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
         if kinds is None or area_id not in areas or (area_id in kinds and kinds[area_id] is None):
             return
         if kinds.get(area_id) != kind:
-            word = kind.replace("_", " ")
-            warnings.append(src[tag].problem(f"{house} has no {word} order in {area_id}: "
-                                             "this plan is never used", *path))
+            warnings.append(src[tag].problem(Msg(
+                "{house} has no {kind} order in {area}: this plan is never used", house=house,
+                kind=ORDER_KIND_WORDS.get(kind, kind.replace("_", " ")), area=area_id), *path))
 
     for i, raid in enumerate(plans.get("raids") or []):
         origin = raid["from"]
@@ -185,9 +191,9 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
         for j, target in enumerate(raid.get("targets") or []):
             if origin in areas and target in areas and areas[origin].is_land \
                     and areas[target].is_sea and target in areas[origin].adjacent:
-                warnings.append(src["plans.raids"].problem(
-                    f"a raid from land ({origin}) never reaches the sea area {target} (R5.2)",
-                    i, "targets", j))
+                warnings.append(src["plans.raids"].problem(Msg(
+                    "a raid from land ({origin}) never reaches the sea area {target} (R5.2)",
+                    origin=origin, target=target), i, "targets", j))
     for i, march in enumerate(plans.get("marches") or []):
         origin = march["from"]
         unused("march", origin, "plans.marches", i, "from")
@@ -198,14 +204,17 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
                 continue
             wrong = [u for u in units or [] if (u == "ship") != areas[dest].is_sea]
             if wrong:
-                warnings.append(src["plans.marches"].problem(
-                    f"{', '.join(wrong)} cannot enter {areas[dest].kind} area {dest}: ships move "
-                    "at sea, footmen and knights on land (R5.3)", i, "moves", dest))
+                warnings.append(src["plans.marches"].problem(Msg(
+                    "{unit_types} cannot enter {area_kind} area {destination}: ships move at sea, "
+                    "footmen and knights on land (R5.3)", unit_types=wrong,
+                    area_kind=AREA_KIND_WORDS.get(areas[dest].kind, areas[dest].kind),
+                    destination=dest), i, "moves", dest))
             elif dest not in areas[origin].adjacent and (
                     areas[origin].is_sea or areas[dest].is_sea or not _by_sea(ruleset, origin, dest)):
-                warnings.append(src["plans.marches"].problem(
-                    f"{dest} is not adjacent to {origin} and no ship transport can reach it: "
-                    "this move can never happen (R5.3, R5.4)", i, "moves", dest))
+                warnings.append(src["plans.marches"].problem(Msg(
+                    "{destination} is not adjacent to {origin} and no ship transport can reach "
+                    "it: this move can never happen (R5.3, R5.4)", destination=dest,
+                    origin=origin), i, "moves", dest))
     for area_id in plans.get("support") or {}:
         unused("support", area_id, "plans.support", area_id)
     if state.phase == "westeros" and plans.get("musters"):
@@ -214,16 +223,17 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
             if area_id in areas and areas[area_id].castle and area_id not in controlled:
                 warnings.append(src["plans.musters"].doc.problem(
                     [*src["plans.musters"].path, area_id],
-                    f"{house} does not control {area_id}, and control does not change in the "
-                    "Westeros phase: this muster plan is never used (R3.5, R13.1)", key=True))
+                    Msg("{house} does not control {area}, and control does not change in the "
+                        "Westeros phase: this muster plan is never used (R3.5, R13.1)",
+                        house=house, area=area_id), key=True))
         warnings.extend(_muster_warnings(section, state, ruleset))
     raven = plans.get("raven")
     if raven and state.phase == "planning":
         holder = state.holder("kings_court")
         if holder != house:
-            warnings.append(src["plans.raven"].problem(
-                f"{house} does not hold the Messenger Raven ({holder} is first on the King's "
-                "Court track): this plan is never used (R4.6)"))
+            warnings.append(src["plans.raven"].problem(Msg(
+                "{house} does not hold the Messenger Raven ({holder} is first on the King's "
+                "Court track): this plan is never used (R4.6)", house=house, holder=holder)))
         elif section.orders is not None and None not in section.orders.values() \
                 and not order_problems(section, state, ruleset):
             placed = state.copy()
@@ -232,9 +242,9 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
                     here.order = order
             why = raven_problem(placed, ruleset, house, raven)
             if why is not None:
-                warnings.append(src["plans.raven"].problem(
-                    f"with these orders this Raven plan never fits ({why}): the Raven is asked "
-                    "again (R4.6)"))
+                warnings.append(src["plans.raven"].problem(Msg(
+                    "with these orders this Raven plan never fits ({why}): the Raven is asked "
+                    "again (R4.6)", why=why)))
     if state.phase == "action":
         warnings.extend(_raid_target_warnings(section, state, ruleset))
     return warnings
@@ -257,9 +267,9 @@ def _muster_warnings(section: HouseSection, state: GameState, ruleset: Ruleset) 
             continue
         steps = parse_musters(ctx, house, castle, list(plan[castle] or []))
         if isinstance(steps, str):
-            return [section.sources["plans.musters"].problem(
-                f"if a Mustering card comes this round, this plan does not fit the board as it "
-                f"stands: {steps}; it is asked again (R3.5)", castle)]
+            return [section.sources["plans.musters"].problem(Msg(
+                "if a Mustering card comes this round, this plan does not fit the board as it "
+                "stands: {why}; it is asked again (R3.5)", why=steps), castle)]
         apply_musters(ctx, house, castle, steps)
     return []
 
@@ -280,10 +290,11 @@ def _raid_target_warnings(section: HouseSection, state: GameState,
         for j, target in enumerate(raid.get("targets") or []):
             if target in ruleset.areas and target in raid_reach(ruleset, origin) \
                     and target not in legal:
-                warnings.append(section.sources["plans.raids"].problem(
-                    f"{target} holds no order the raid from {origin} can remove (legal targets "
-                    f"now: {', '.join(legal) or 'none'}); orders only leave the board in the "
-                    "action phase, so this target is never used (R5.2)", i, "targets", j))
+                warnings.append(section.sources["plans.raids"].problem(Msg(
+                    "{target} holds no order the raid from {origin} can remove (legal targets "
+                    "now: {targets}); orders only leave the board in the action phase, so this "
+                    "target is never used (R5.2)", target=target, origin=origin,
+                    targets=list(legal) or Msg("none")), i, "targets", j))
     return warnings
 
 
@@ -302,8 +313,9 @@ def house_problems(section: HouseSection, state: GameState, ruleset: Ruleset) ->
     """
     problems: list[Problem] = []
     if section.orders is not None and state.phase == "action":
-        problems.append(section.sources["orders"].problem(
-            f"orders are placed in the planning phase; the state is in the {state.phase} phase"))
+        problems.append(section.sources["orders"].problem(Msg(
+            "orders are placed in the planning phase; the state is in the {phase} phase",
+            phase=PHASE_WORDS.get(state.phase, state.phase))))
     elif state.phase == "planning":
         problems.extend(order_problems(section, state, ruleset))
     problems.extend(bid_problems(section, state))
@@ -319,8 +331,9 @@ def early_order_warnings(section: HouseSection, state: GameState,
     units or forbid orders); one that still does not fit is asked again then.
     """
     return [Problem(p.file, p.line, p.column, p.path,
-                    f"{p.message} (now, before the Westeros phase; if it still does not fit "
-                    "after the cards, these orders are asked again, R4.4)")
+                    Msg("{problem} (now, before the Westeros phase; if it still does not fit "
+                        "after the cards, these orders are asked again, R4.4)",
+                        problem=p.message))
             for p in order_problems(section, state, ruleset)]
 
 
@@ -428,8 +441,8 @@ def run_round(subs: Submissions, state: GameState, ruleset: Ruleset, nmr: Sequen
     except AnswerError as exc:
         raise IllegalInput(exc.problems) from None
     if result.status == "complete" and result.unused_answers:
-        raise IllegalInput([subs.answers[a].source.problem(
-            f"answer to {a} was never asked for (a typo, or stale?)") for a in
+        raise IllegalInput([subs.answers[a].source.problem(Msg(
+            "answer to {id} was never asked for (a typo, or stale?)", id=a)) for a in
             result.unused_answers])
     return inputs, result
 
@@ -468,18 +481,20 @@ def bid_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[
         power = state.houses[house].power
         total = sum(section.bids.get(t, 0) for t in TRACKS)
         if total + section.wildlings > power:
-            warnings.append(section.sources["wildlings"].problem(
-                f"{house} bids {total} on the influence tracks and {section.wildlings} against "
-                f"the wildlings, {total + section.wildlings} in all, but has {power} available "
-                "power: if a Clash of Kings comes before a Wildling Attack this round, the track "
-                "bids are paid first and this wildling bid is asked again (R7.3, R8.1)"))
+            warnings.append(section.sources["wildlings"].problem(Msg(
+                "{house} bids {total} on the influence tracks and {bid} against the wildlings, "
+                "{sum} in all, but has {power} available power: if a Clash of Kings comes "
+                "before a Wildling Attack this round, the track bids are paid first and this "
+                "wildling bid is asked again (R7.3, R8.1)", house=house, total=total,
+                bid=section.wildlings, sum=total + section.wildlings, power=power)))
     return warnings
 
 
 def empty_submission_warnings(docs: Sequence[Document]) -> list[Problem]:
     """A house file that submits nothing (an unfilled ``agot template``): the engine will ask."""
-    return [doc.problem(["house"], f"{doc.data['house']} submits nothing here (no orders, bids, "
-                        "plans or answers): its decisions will be asked for")
+    return [doc.problem(["house"], Msg("{house} submits nothing here (no orders, bids, plans or "
+                                       "answers): its decisions will be asked for",
+                                       house=doc.data["house"]))
             for doc in docs if "house" in doc.data
             and not any(k in doc.data for k in SECTION_KEYS) and not doc.data.get("answers")]
 
