@@ -43,6 +43,7 @@ from agot_adjudicator.io.rulesets import (
 from agot_adjudicator.io.schemas import SCHEMA_NAMES, load_schema
 from agot_adjudicator.io.writing import same_file, write_atomic, write_bytes_atomic
 from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.render.i18n import N_
 from agot_adjudicator.workflow.adjudicate import (
     Adjudication,
     adjudicate_files,
@@ -384,26 +385,31 @@ def _tell_secrets(game_dir: str | None, issued: dict[str, str], secrets_out: str
               help="Check the FILEs (all arguments; default: the current round's orders/*.yaml) "
                    "against the board of game directory DIR as it stands now (a stopped "
                    "round's now.yaml, else its state.yaml).")
+@click.option("--names", is_flag=True,
+              help="Read a file written with display names (Moat Cailin, 卡林湾, 臨冬城, 行军 +1★) "
+                   "as its id form, as `agot inbox` stores it, and say what was read as what "
+                   "(`agot adjudicate` reads ids only).")
 @lang_option("Errors, warnings and the closing line; file names, paths and ids stay as they are.")
 @click.pass_context
 @handle_errors
 def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
-             game_dir: str | None, lang: str | None) -> None:
+             game_dir: str | None, names: bool, lang: str | None) -> None:
     """Check STATE and ORDERS files (schema, then rules) without resolving anything.
 
     With --game DIR: check FILE... against the board as it stands now.
     """
     if game_dir is not None:
         _validate_game(ctx, game_dir, [p for p in (state, *orders) if p is not None],
-                       chosen_language(lang))
+                       chosen_language(lang), names)
         return
     if state is None:
         raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
     ruleset = ruleset_for(ctx, state)
-    result = validate_files(state, list(orders), ruleset)
+    result = validate_files(state, list(orders), ruleset, names=names)
     from agot_adjudicator.render.report import tr
 
     with speaking(chosen_language(lang), ruleset):
+        _warn(result.notes, N_("note: {warning}"))
         _warn(result.warnings)
         if result.problems:
             raise result.error()
@@ -411,16 +417,18 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                       count=len(orders)) if orders else tr("ok: {state}", state=state))
 
 
-def _warn(warnings: list[Problem]) -> None:
-    """``warning: file:line:col: path: message`` on stderr, in the current language."""
+def _warn(warnings: list[Problem], line: str = "warning: {warning}") -> None:
+    """``warning: file:line:col: path: message`` (or ``note: …``) on stderr, in the current
+    language."""
     from agot_adjudicator.render.receipt import problem_text
     from agot_adjudicator.render.report import tr
 
     for warning in warnings:
-        click.echo(tr("warning: {warning}", warning=problem_text(warning)), err=True)
+        click.echo(tr(line, warning=problem_text(warning)), err=True)
 
 
-def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: str) -> None:
+def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: str,
+                   names: bool = False) -> None:
     """``validate --game DIR [FILE...]``: the files against the board as it stands now. A round
     stopped in the action phase has its orders placed: files are then checked as adjudicate
     reads them, against the round's state.yaml (docs/protocol.md P4)."""
@@ -431,11 +439,12 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: st
     if not files:
         files = [str(p) for p in now.round.orders()]
     against, board = validation_board(now, board, ruleset)
-    result = validate_files(str(against), files, ruleset, board=board.state)
+    result = validate_files(str(against), files, ruleset, board=board.state, names=names)
     from agot_adjudicator.io.validation import PHASE_WORDS
     from agot_adjudicator.render.report import say, tr
 
     with speaking(lang, ruleset):
+        _warn(result.notes, N_("note: {warning}"))
         _warn(result.warnings)
         if result.problems:
             raise result.error()

@@ -14,6 +14,7 @@ from agot_adjudicator.engine.raids import legal_targets, raid_reach
 from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
+from agot_adjudicator.io.names import ids_from_names
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
@@ -30,6 +31,7 @@ from agot_adjudicator.io.submissions import (
 )
 from agot_adjudicator.io.validation import AREA_KIND_WORDS, PHASE_WORDS, state_problems
 from agot_adjudicator.io.writing import same_file
+from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import Msg
@@ -70,8 +72,14 @@ def load_submissions(paths: Sequence[str]) -> list[Document]:
     return docs
 
 
-def read_submissions(paths: Sequence[str]) -> tuple[list[Document], list[Problem]]:
-    """The submission files that load and pass their schema, and the problems of the others."""
+def read_submissions(paths: Sequence[str], names: NameIndex | None = None,
+                     notes: list[Problem] | None = None) -> tuple[list[Document], list[Problem]]:
+    """The submission files that load and pass their schema, and the problems of the others.
+
+    ``names`` (``agot validate``): a file that writes display names (``卡林湾``, ``Moat
+    Cailin``, ``行军 +1★``) is read as its id form, as ``agot inbox`` would store it
+    (RUL-P8-2), with a note in ``notes`` naming what was read as which id; a name that names
+    nothing is then a located problem. A file in ids is read as it always was."""
     docs, problems = [], []
     for path in paths:
         try:
@@ -79,6 +87,18 @@ def read_submissions(paths: Sequence[str]) -> tuple[list[Document], list[Problem
         except InputError as exc:
             problems.extend(exc.problems)
             continue
+        if names is not None:
+            named, renamed, unknown = ids_from_names(doc, names)
+            if renamed:
+                if notes is not None:
+                    notes.append(doc.problem((), Msg(
+                        "names read as ids, as `agot inbox` stores this file: {renamed}; "
+                        "`agot adjudicate` reads a file in ids only", renamed=[
+                            f"{r.written} → {r.id}" for r in renamed])))
+                if unknown:
+                    problems.extend(unknown)
+                    continue
+                doc = named
         found = schema_problems(doc, "orders")
         if found:
             problems.extend(found)
@@ -95,6 +115,8 @@ class Validation:
     warnings: list[Problem] = field(default_factory=list)
     malformed: list[Problem] = field(default_factory=list)
     """The problems that are malformed input (YAML, schema); the others are illegal input."""
+    notes: list[Problem] = field(default_factory=list)
+    """What was read differently from the file's text (names read as ids), for stderr."""
 
     def error(self) -> InputError:
         """The error that refuses these problems, of the class that names their kind."""
@@ -338,10 +360,12 @@ def early_order_warnings(section: HouseSection, state: GameState,
 
 
 def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset, *,
-                   board: GameState | None = None) -> Validation:
+                   board: GameState | None = None, names: bool = False) -> Validation:
     """Check a state and submissions as ``adjudicate`` would, writing nothing. ``board``: the
     state at ``state_path``, already loaded as the board as it stands now (``validate
-    --game``, docs/protocol.md P4); it may be a stopped run's provisional state.
+    --game``, docs/protocol.md P4); it may be a stopped run's provisional state. ``names``:
+    read a submission written in display names as its id form (:func:`read_submissions`),
+    noting it in ``notes``.
     """
     result = Validation()
     state_doc = None
@@ -354,7 +378,8 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         state_doc = None
         result.problems.extend(found)
         result.malformed.extend(found)
-    docs, problems = read_submissions(orders_paths)
+    docs, problems = read_submissions(orders_paths, name_index(ruleset) if names else None,
+                                      result.notes)
     result.problems.extend(problems)
     result.malformed.extend(problems)
     if state_doc is None:
