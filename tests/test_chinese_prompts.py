@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from messages import eml
 
 import agot_adjudicator
 from agot_adjudicator.cli import main
@@ -238,7 +239,7 @@ def _prompt_lines(text: str) -> list[str]:
         if re.match(r"- r\d+/\S+: ", line):
             out.append(line)
         elif out and line.startswith("  ") and not line.lstrip().startswith(
-                ("默认", "默認", "选项", "選項", "default", "options")) and out[-1] is not None:
+                ("默认", "預設", "选项", "選項", "default", "options")) and out[-1] is not None:
             out[-1] += line.strip()
         elif out and out[-1] is not None and not line.startswith("  "):
             out.append(None)  # type: ignore[arg-type]
@@ -314,7 +315,6 @@ def test_the_inbox_lists_what_is_still_asked_in_the_house_s_language(runner, tmp
     """A stopped zh-Hans game: a zh-Hans house's receipt quotes pending.yaml's prompt; an
     English or a zh-Hant house's names the decision by id and kind (the prompt is in its
     mail, in its language)."""
-    from email.message import EmailMessage
 
     made = runner.invoke(main, ["new", "--players", "3", "--seed", "7", "--game",
                                 str(tmp_path / "g2"), "--secrets-out", str(tmp_path / "s.txt")])
@@ -331,13 +331,7 @@ def test_the_inbox_lists_what_is_still_asked_in_the_house_s_language(runner, tmp
     assert stopped.exit_code == 3, stopped.output
 
     def message(name: str, body: str) -> Path:
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = f"{name}@example.org", "gm@example.org", "re"
-        msg["Date"] = "Tue, 01 Dec 2026 10:00:00 +0000"
-        msg.set_content(body)
-        path = tmp_path / f"{name}.eml"
-        path.write_bytes(bytes(msg))
-        return path
+        return eml(tmp_path, name, body, "re")
 
     body = "format: agot-orders/1\nround: 1\nhouse: {h}\nsecret: {s}\nbids: {{}}\n"
     result = runner.invoke(main, [

@@ -5,13 +5,14 @@ replays byte for byte; each house's mail is in its players.yaml language."""
 from __future__ import annotations
 
 import itertools
-import shutil
 from email.parser import BytesParser
 from email.policy import default
 from pathlib import Path
 
 import pytest
 from english_scan import english_words as scan_words
+from messages import eml
+from recorded import demo_rounds
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.render.i18n import recorded_language
@@ -54,16 +55,7 @@ def test_the_demo_game_in_chinese_has_no_english_sentence(ruleset, lang):
 
 
 def _game(tmp_path: Path, rounds: int = 1) -> Path:
-    """A copy of the demo's first ``rounds`` rounds, the last one not adjudicated yet."""
-    game = tmp_path / "game"
-    shutil.copytree(DEMO / "rulesets", game / "rulesets")
-    for n in range(1, rounds + 1):
-        name = f"round-{n:02d}"
-        (game / name).mkdir(parents=True)
-        if n == 1:
-            shutil.copy(DEMO / name / "state.yaml", game / name / "state.yaml")
-        shutil.copytree(DEMO / name / "orders", game / name / "orders")
-    return game
+    return demo_rounds(tmp_path, rounds)
 
 
 def test_a_game_run_in_chinese_records_its_language_and_replays(runner, tmp_path):
@@ -149,7 +141,6 @@ def test_a_stopped_round_in_chinese(runner, tmp_path):
 def test_a_receipt_is_in_the_language_of_the_house(runner, tmp_path):
     """`agot inbox` answers a house in its players.yaml language: the echo names areas and
     orders as the glossary does; another house's receipt stays English."""
-    from email.message import EmailMessage
 
     import yaml
 
@@ -166,13 +157,7 @@ def test_a_receipt_is_in_the_language_of_the_house(runner, tmp_path):
                                        encoding="utf-8")
 
     def message(name: str, body: str) -> Path:
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = f"{name}@example.org", "gm@example.org", "orders"
-        msg["Date"] = "Tue, 01 Dec 2026 10:00:00 +0000"
-        msg.set_content(body)
-        path = tmp_path / f"{name}.eml"
-        path.write_bytes(bytes(msg))
-        return path
+        return eml(tmp_path, name, body, "orders")
 
     stark = message("stark", f"format: agot-orders/1\nround: 1\nhouse: 史塔克\n"
                              f"secret: {secrets['stark']}\norders:\n  臨冬城: 行軍 +1★\n"

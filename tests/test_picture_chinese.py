@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import shutil
 import struct
 import unicodedata
 import zlib
@@ -17,6 +16,7 @@ from xml.etree import ElementTree
 import pytest
 import yaml
 from fontTools.ttLib import TTFont
+from recorded import demo_rounds
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.render.i18n import parse_po, po_path
@@ -119,16 +119,8 @@ def test_chinese_names_get_room_by_east_asian_width():
     assert _name_size("多恩边疆地", 60) < _name_size("Dornish", 60)
 
 
-def _game(tmp_path: Path, rounds: int) -> Path:
-    game = tmp_path / "game"
-    shutil.copytree(DEMO / "rulesets", game / "rulesets")
-    for n in range(1, rounds + 1):
-        name = f"round-{n:02d}"
-        (game / name).mkdir(parents=True)
-        if n == 1:
-            shutil.copy(DEMO / name / "state.yaml", game / name / "state.yaml")
-        shutil.copytree(DEMO / name / "orders", game / name / "orders")
-    return game
+def _game(tmp_path: Path, rounds: int = 1) -> Path:
+    return demo_rounds(tmp_path, rounds)
 
 
 def test_a_chinese_game_draws_its_pictures_in_its_language_and_replays(runner, tmp_path):

@@ -90,6 +90,17 @@ class Names:
     def glossary(self, kind: str, id_: Any) -> str:
         return self.ruleset.glossary.name(kind, str(id_), self.lang)
 
+    def named(self, kind: str, value: str) -> str:
+        """An id of glossary ``kind`` by its name (areas, cards and orders as :meth:`area`,
+        :meth:`card`, :meth:`order` name them); an id the glossary lacks as it is."""
+        if kind == "area":
+            return self.area(value)
+        if kind == "house_card":
+            return self.card(value)
+        if kind == "order":
+            return self.order(value)
+        return self.glossary(kind, value) if value in self.ruleset.glossary.ids(kind) else value
+
     def area(self, area_id: Any) -> str:
         if area_id is None:
             return tr("nowhere")
@@ -152,14 +163,7 @@ def _field(speaker: Names, name: str, value: Any) -> Any:
     kind = FIELD_KINDS.get(name)
     if kind is None or not isinstance(value, str):
         return value
-    if kind == "area":
-        return speaker.area(value)
-    if kind == "house_card":
-        return speaker.card(value)
-    if kind == "order":
-        return speaker.order(value)
-    ids = speaker.ruleset.glossary.ids(kind)
-    return speaker.glossary(kind, value) if value in ids else value
+    return speaker.named(kind, value)
 
 
 def speaker() -> Names | None:

@@ -78,15 +78,7 @@ def _names() -> Names | None:
 def _name(kind: str, value: str) -> str:
     """An id as the reader names it: the id in English, the glossary's name in Chinese."""
     nm = _names()
-    if nm is None:
-        return value
-    if kind == "area":
-        return nm.area(value)
-    if kind == "house_card":
-        return nm.card(value)
-    if kind == "order":
-        return nm.order(value)
-    return nm.glossary(kind, value) if value in nm.ruleset.glossary.ids(kind) else value
+    return value if nm is None else nm.named(kind, value)
 
 
 def _id(kind: str, value: str) -> str:
