@@ -56,10 +56,10 @@ def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = 
         text = render_report(title, result.events, result.state, ruleset, result.pending,
                              fmt="text", width=WIDTH, lang=lang)
         if out.state is not None and out.board is not None:
-            text += (f"\n{tr('The round as played')}: {MOVES_FILE}\n"
-                     f"{tr('The board after the round')}: {BOARD_FILE}\n")
+            text += (f"\n{tr('{label}: {file}', label=tr('The round as played'), file=MOVES_FILE)}"
+                     f"\n{tr('{label}: {file}', label=tr('The board after the round'), file=BOARD_FILE)}\n")
         elif out.now_picture is not None:
-            text += f"\n{tr('The board as it stands')}: {NOW_PICTURE}\n"
+            text += f"\n{tr('{label}: {file}', label=tr('The board as it stands'), file=NOW_PICTURE)}\n"
     record = record_text(run, out.state, "text", maker, lang, ruleset)
     return text + "\n".join(wrap(line, WIDTH, "    ") for line in record.split("\n"))
 
