@@ -39,7 +39,7 @@ def copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         out = tmp_path_factory.mktemp(lang) / "copy"
         result = CliRunner().invoke(main, ["replay", str(DEMO), "--lang", lang, "-o", str(out)])
         assert result.exit_code == 0, result.output
-        assert f"({lang})" in result.output
+        assert f"（{lang}）" in result.output  # said in the language of the copy
         made[lang] = out
     return made
 

@@ -160,3 +160,18 @@ def test_msg_says_its_fields_in_the_reader_language():
                        card="eddard_stark"))
         assert said == "史塔克将艾德·史塔克收回手牌。", said
         assert say("plain text") == "plain text"
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "(next: round 6, westeros phase); 54 events"),
+    ("zh-Hans", "（接下来：第 6 回合，维斯特洛阶段）；54 个事件"),
+    ("zh-Hant", "（接下來：第 6 回合，維斯特洛階段）；54 個事件")])
+def test_adjudicate_says_what_it_wrote_in_the_language(runner, tmp_path, lang, expected):
+    demo = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo" / "round-05"
+    from agot_adjudicator.cli import main
+
+    result = runner.invoke(main, ["adjudicate", str(demo / "state.yaml"),
+                                  *sorted(str(p) for p in (demo / "orders").glob("*.yaml")),
+                                  "-o", str(tmp_path / "next.yaml"), "--lang", lang])
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith(expected), result.output

@@ -547,7 +547,7 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
         write_bytes_atomic(output, svg_to_png(svg))
     else:
         write_atomic(output, svg)
-    click.echo(f"wrote {output}")
+    _say_wrote(output, lang)
 
 
 @main.command(epilog=EPILOG)
@@ -575,13 +575,17 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool,
 
     ruleset = ruleset_of(ctx)
     check_site_output(game_dir, out_dir)
-    built = build_site(game_dir, ruleset, check_new=not custom_start,
-                       lang=lang or game_language(game_dir) or chosen_language(None))
+    built_lang = lang or game_language(game_dir) or chosen_language(None)
+    built = build_site(game_dir, ruleset, check_new=not custom_start, lang=built_lang)
     if not built.ok:
         click.echo(render_replay(built.replay), nl=False)
         raise DifferencesFound()
     write_together([(Path(out_dir) / name, text) for name, text in sorted(built.files.items())])
-    click.echo(f"wrote {out_dir}/index.html and {len(built.files) - 1} more files")
+    with speaking(built_lang):
+        from agot_adjudicator.render.report import tr
+
+        click.echo(tr("wrote {index} and {count} more files", index=f"{out_dir}/index.html",
+                      count=len(built.files) - 1))
 
 
 @main.command(epilog=EPILOG)
@@ -727,7 +731,7 @@ def template(ctx: click.Context, state: str | None, game_dir: str | None, house:
         return
     check_output(output, [str(board.doc.name)])
     write_atomic(output, text)
-    click.echo(f"wrote {output}")
+    _say_wrote(output, chosen_language(lang))
 
 
 @main.command(epilog=EPILOG)
@@ -873,9 +877,8 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         if done.outputs.pending is not None:
             click.echo(done.outputs.pending, nl=False)
             raise PendingDecisions()
-        _wrote(str(done.game.next_state), result)
-        if result.state.phase != "ended":
-            click.echo(f"next round's submissions go in {done.game.next_state.parent / 'orders'}")
+        _wrote(str(done.game.next_state), result, ruleset, lang,
+               done.game.next_state.parent / "orders")
         return
     if state is None or output is None:
         raise UsageError("give STATE and -o NEXT (or --game DIR)")
@@ -941,14 +944,36 @@ def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | N
     assert out.state is not None
     writes.insert(0, (output, out.state))
     write_together(writes)
-    _wrote(output, run.result)
+    _wrote(output, run.result, ruleset, lang)
 
 
-def _wrote(output: str, result: Any) -> None:
+def _say_wrote(output: str, lang: str) -> None:
+    """``wrote FILE``, in ``lang``."""
+    from agot_adjudicator.render.report import tr
+
+    with speaking(lang):
+        click.echo(tr("wrote {file}", file=output))
+
+
+def _wrote(output: str, result: Any, ruleset: Ruleset, lang: str = "en",
+           folder: Path | None = None) -> None:
+    """``wrote NEXT (next: round N, PHASE phase); K events`` (or who won), and with ``folder``
+    where the next round's submissions go, in ``lang``."""
+    from agot_adjudicator.io.validation import PHASE_WORDS
+    from agot_adjudicator.render.report import houses, say, tr
+
     s = result.state
-    status = (f"game over: {', '.join(s.winner['houses'])} won" if s.winner
-              else f"next: round {s.round}, {s.phase} phase")
-    click.echo(f"wrote {output} ({status}); {len(result.events)} events")
+    with speaking(lang, ruleset):
+        if s.winner:
+            line = tr("wrote {output} (game over: {houses} won); {count} events", output=output,
+                      houses=houses(s.winner["houses"]), count=len(result.events))
+        else:
+            line = tr("wrote {output} (next: round {round}, {phase} phase); {count} events",
+                      output=output, round=s.round, phase=say(PHASE_WORDS.get(s.phase, s.phase)),
+                      count=len(result.events))
+        click.echo(line)
+        if folder is not None and s.phase != "ended":
+            click.echo(tr("next round's submissions go in {folder}", folder=folder))
 
 
 @main.command(epilog=EPILOG)
@@ -1140,7 +1165,11 @@ def replay(ctx: click.Context, game_dir: str, custom_start: bool, out_dir: str |
 
         files = translated_record(result, chosen_language(lang))
         write_together([(Path(out_dir) / name, text) for name, text in files.items()])
-        click.echo(f"wrote {len(files)} files into {out_dir} ({chosen_language(lang)})")
+        with speaking(chosen_language(lang)):
+            from agot_adjudicator.render.report import tr
+
+            click.echo(tr("wrote {count} files into {folder} ({lang})", count=len(files),
+                          folder=out_dir, lang=chosen_language(lang)))
 
 
 def check_copy_output(game_dir: str, out_dir: str) -> None:
