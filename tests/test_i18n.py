@@ -102,8 +102,9 @@ def test_traditional_terms_follow_the_glossary():
     """zh-Hant sentences use the traditional rulebook's terms, not the simplified one's in
     traditional characters (野蠻人, 渡鴉信差, 騎兵, 封地)."""
     hant = "\n".join(catalog("zh-Hant").values())
-    for simplified_term in ("外族", "烏鴉使者", "騎士", "封臣部署", "御前會議"):
-        assert simplified_term not in hant
+    for simplified_term in ("外族", "烏鴉使者", "騎士", "封臣部署", "御前會議",
+                            "權力指示物", "要塞", "海域", "默認"):  # 權力標誌物, 堡壘, 海洋地區, 預設
+        assert simplified_term not in hant, simplified_term
     assert "野蠻人" in hant and "渡鴉信差" in hant
 
 
