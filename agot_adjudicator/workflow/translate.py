@@ -13,7 +13,8 @@ directory that replays in its own right:
   ``HOUSE.eml`` files the record has, to their recorded addresses).
 
 Left out: what is not part of the record (``now.yaml``, ``now.svg``, ``pending.yaml`` of a
-stopped round, ``players.yaml`` and its secrets, ``messages/``).
+stopped round, ``players.yaml`` and its secrets, ``messages/``). What is copied is as private as
+the record it comes from (plans, hands in each house's mail): ``agot site`` is the public part.
 """
 
 from __future__ import annotations
