@@ -176,3 +176,16 @@ def test_adjudicate_says_what_it_wrote_in_the_language(runner, tmp_path, lang, e
                                   "-o", str(tmp_path / "next.yaml"), "--lang", lang])
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().endswith(expected), result.output
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "(game over: baratheon won);"), ("zh-Hans", "（游戏结束：拜拉席恩获胜）；")])
+def test_adjudicate_says_who_won_in_the_language(runner, tmp_path, lang, expected):
+    demo = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo" / "round-10"
+    from agot_adjudicator.cli import main
+
+    result = runner.invoke(main, ["adjudicate", str(demo / "state.yaml"),
+                                  *sorted(str(p) for p in (demo / "orders").glob("*.yaml")),
+                                  "-o", str(tmp_path / "next.yaml"), "--lang", lang])
+    assert result.exit_code == 0, result.output
+    assert expected in result.output, result.output

@@ -965,8 +965,9 @@ def _wrote(output: str, result: Any, ruleset: Ruleset, lang: str = "en",
     s = result.state
     with speaking(lang, ruleset):
         if s.winner:
+            won = houses(s.winner["houses"]) if lang != "en" else ", ".join(s.winner["houses"])
             line = tr("wrote {output} (game over: {houses} won); {count} events", output=output,
-                      houses=houses(s.winner["houses"]), count=len(result.events))
+                      houses=won, count=len(result.events))
         else:
             line = tr("wrote {output} (next: round {round}, {phase} phase); {count} events",
                       output=output, round=s.round, phase=say(PHASE_WORDS.get(s.phase, s.phase)),
