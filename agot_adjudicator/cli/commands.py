@@ -43,7 +43,7 @@ from agot_adjudicator.io.rulesets import (
 from agot_adjudicator.io.schemas import SCHEMA_NAMES, load_schema
 from agot_adjudicator.io.writing import same_file, write_atomic, write_bytes_atomic
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.workflow.adjudicate import (
     Adjudication,
     adjudicate_files,

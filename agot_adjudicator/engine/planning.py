@@ -36,7 +36,7 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
     for area_id, order in orders.items():
         if area_id not in ruleset.areas:
             out.append((area_id, Msg("no such area '{name}'{hint}", name=area_id,
-                                     hint=did_you_mean(area_id, ruleset.areas))))
+                                     hint=suggest(area_id, ruleset.areas))))
             continue
         here = state.area(area_id)
         if here.house != house or not here.units:
@@ -49,7 +49,7 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
             continue
         if order not in ruleset.order_tokens:
             out.append((area_id, Msg("'{name}' is not an order{hint} (expected one of: {ids})",
-                                     name=order, hint=did_you_mean(order, ruleset.order_tokens),
+                                     name=order, hint=suggest(order, ruleset.order_tokens),
                                      ids=listed(ruleset.order_tokens))))
             continue
         token = ruleset.order_tokens[order]
@@ -97,15 +97,6 @@ def orders_problem(state: GameState, ruleset: Ruleset, house: str, value: Any) -
 ORDER_KINDS = {"march": Msg("march"), "defense": Msg("defense"), "support": Msg("support"),
                "raid": Msg("raid"), "consolidate_power": Msg("consolidate power")}
 """Order kinds in a sentence ("no raid orders may be placed")."""
-
-
-def did_you_mean(value: str, known: Any) -> Msg | str:
-    """`` (did you mean 'x'?)`` (:func:`~agot_adjudicator.model.naming.suggest`) as a
-    sentence, or an empty string."""
-    hint = suggest(value, known)
-    if not hint:
-        return ""
-    return Msg(" (did you mean '{name}'?)", name=hint[len(" (did you mean '"):-len("'?)")])
 
 
 RAVEN_SHAPE = "{area: AREA, order: ORDER}"

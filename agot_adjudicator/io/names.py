@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from agot_adjudicator.errors import Problem
-from agot_adjudicator.io.hints import did_you_mean
 from agot_adjudicator.io.reading import Document, JsonPath
 from agot_adjudicator.model.answers import ID
-from agot_adjudicator.model.naming import NameIndex, name_key
+from agot_adjudicator.model.naming import NameIndex, name_key, suggest
 from agot_adjudicator.model.text import Msg
 
 # A spec says what a node holds: a category name, ("map", key spec, value spec),
@@ -104,7 +103,7 @@ class _Walk:
                 self.problems.append(self.doc.problem(old, Msg(
                     "'{value}' names no {category}{hint}", value=text,
                     category=CATEGORY_WORDS.get(category, category),
-                    hint=did_you_mean(text, known)), key=key))
+                    hint=suggest(text, known)), key=key))
             return text
         if found != text:
             self.renamed.setdefault((text, found), Renamed(text, found, category))

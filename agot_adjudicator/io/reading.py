@@ -21,8 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import InputError, Problem
-from agot_adjudicator.io.hints import N_
-from agot_adjudicator.model.text import Msg
+from agot_adjudicator.model.text import N_, Msg
 
 if TYPE_CHECKING:  # ruamel.yaml is imported when needed (it is slow to import)
     from ruamel.yaml.error import YAMLError

@@ -16,9 +16,9 @@ from agot_adjudicator.engine.decisions import Request
 from agot_adjudicator.engine.planning import order_errors, orders_problem
 from agot_adjudicator.engine.support import NO_ONE
 from agot_adjudicator.errors import Problem, excerpt
-from agot_adjudicator.io.hints import did_you_mean
 from agot_adjudicator.io.reading import Document
 from agot_adjudicator.model.answers import kind_of_answer, shape_problem
+from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import Msg
@@ -156,7 +156,7 @@ def collect(docs: Sequence[Document], state: GameState, ruleset: Ruleset) -> tup
             if house not in state.houses:
                 problems.append(doc.problem(path, Msg(
                     "'{value}' is not a house in play{hint} (in play: {houses})", value=house,
-                    hint=did_you_mean(house, state.houses), houses=_one_of(state.order_of_play())),
+                    hint=suggest(house, state.houses), houses=_one_of(state.order_of_play())),
                     key=bool(base)))
                 continue
             _merge_section(subs, house, body, doc, base, problems)
@@ -215,7 +215,7 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
             s = src[tag]
             p.append(s.doc.problem([*s.path, *path], Msg(
                 "no such area '{value}'{hint}", value=value,
-                hint=did_you_mean(value, ruleset.areas)), key=key))
+                hint=suggest(value, ruleset.areas)), key=key))
 
     for i, raid in enumerate(plans.get("raids") or []):
         area(raid["from"], "plans.raids", i, "from")
@@ -241,7 +241,7 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
             if house not in ruleset.houses and house != NO_ONE:
                 p.append(src["plans.support"].problem(Msg(
                     "'{value}' is not a house{hint} (or '{none}': support no one)", value=house,
-                    hint=did_you_mean(house, ruleset.houses), none=NO_ONE), area_id, j))
+                    hint=suggest(house, ruleset.houses), none=NO_ONE), area_id, j))
     for area_id in plans.get("musters") or {}:
         area(area_id, "plans.musters", area_id, key=True)
         if area_id in ruleset.areas and not ruleset.areas[area_id].mustering_points:
@@ -255,7 +255,7 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
             order = plans["raven"]["order"]
             p.append(src["plans.raven"].problem(Msg(
                 "'{value}' is not an order{hint}", value=order,
-                hint=did_you_mean(order, ruleset.order_tokens)), "order"))
+                hint=suggest(order, ruleset.order_tokens)), "order"))
     own = ruleset.cards_by_house[section.house]
     for i, rule in enumerate(plans.get("house_cards") or []):
         cards = rule.get("priority", [rule.get("card")])
@@ -264,7 +264,7 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
                 where: list[str | int] = [i, "priority", j] if "priority" in rule else [i, "card"]
                 p.append(src["plans.house_cards"].problem(Msg(
                     "'{value}' is not a {house} house card{hint}", value=card,
-                    house=section.house, hint=did_you_mean(card, own)), *where))
+                    house=section.house, hint=suggest(card, own)), *where))
     tie_break = plans.get("tie_break") or []
     seen: set[str] = set()
     for i, house in enumerate(tie_break):
@@ -275,7 +275,7 @@ def plan_problems(section: HouseSection, ruleset: Ruleset) -> list[Problem]:
         if house not in ruleset.houses:
             p.append(src["plans.tie_break"].problem(Msg(
                 "'{value}' is not a house{hint}", value=house,
-                hint=did_you_mean(house, ruleset.houses)), i))
+                hint=suggest(house, ruleset.houses)), i))
     return p
 
 
@@ -313,7 +313,7 @@ def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) ->
         if parts[-1] not in state.houses:
             problems.append(answer.source.problem(Msg(
                 "a decision id ends with the deciding house{hint}, one of: {ids}",
-                hint=did_you_mean(parts[-1], state.houses), ids=state.order_of_play())))
+                hint=suggest(parts[-1], state.houses), ids=state.order_of_play())))
             continue
         if answer.house is not None and answer.house != parts[-1]:
             # the engine's own words when it is asked (engine.decisions.Decider)
@@ -326,7 +326,7 @@ def answer_id_problems(subs: Submissions, state: GameState, ruleset: Ruleset) ->
         for area in unknown:
             problems.append(answer.source.problem(Msg(
                 "no area '{value}' on the board{hint} (decision ids name areas by their ids)",
-                value=area, hint=did_you_mean(area, ruleset.area_ids))))
+                value=area, hint=suggest(area, ruleset.area_ids))))
         if not unknown:
             problems.extend(answer_shape_problems(subs, [answer_id]))
     return problems

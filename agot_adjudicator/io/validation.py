@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from agot_adjudicator.errors import Problem
-from agot_adjudicator.io.hints import did_you_mean, joined
+from agot_adjudicator.io.hints import joined
 from agot_adjudicator.io.reading import Document
-from agot_adjudicator.model.naming import one_of
+from agot_adjudicator.model.naming import one_of, suggest
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
 from agot_adjudicator.model.state import without
 from agot_adjudicator.model.text import Msg
@@ -137,7 +137,7 @@ def round_problems(doc: Document, ruleset: Ruleset) -> list[Problem]:
 def houses_in_play_problems(doc: Document, ruleset: Ruleset, houses: list[str]) -> list[Problem]:
     """Houses in play are houses of the ruleset, as many as a game has players (R12)."""
     problems = [doc.problem(["houses", house], Msg("'{value}' is not a house{hint}", value=house,
-                                                   hint=did_you_mean(house, ruleset.houses)),
+                                                   hint=suggest(house, ruleset.houses)),
                             key=True)
                 for house in houses if house not in ruleset.houses]
     if len(houses) not in ruleset.players:
@@ -169,7 +169,7 @@ def card_problems(doc: Document, ruleset: Ruleset, house: str) -> list[Problem]:
             if card not in own:
                 problems.append(doc.problem(["houses", house, key, i], Msg(
                     "'{value}' is not a {house} house card{hint}", value=card, house=house,
-                    hint=did_you_mean(card, own))))
+                    hint=suggest(card, own))))
     held = data.get("hand", []) + data.get("discards", [])
     if sorted(held) != sorted(own) and all(c in own for c in held):
         missing = [c for c in own if c not in held]
@@ -195,7 +195,7 @@ def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: 
     base = ["areas", area_id]
     if area_id not in ruleset.areas:
         return [doc.problem(base, Msg("no such area '{value}'{hint}", value=area_id,
-                                      hint=did_you_mean(area_id, ruleset.areas)), key=True)]
+                                      hint=suggest(area_id, ruleset.areas)), key=True)]
     area = ruleset.areas[area_id]
     house = data.get("house")
     units = data.get("units", [])
@@ -203,7 +203,7 @@ def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: 
     if house is not None and house not in in_play:
         problems.append(doc.problem([*base, "house"], Msg(
             "'{value}' is not a house in play{hint}", value=house,
-            hint=did_you_mean(house, in_play))))
+            hint=suggest(house, in_play))))
     for i, unit in enumerate(units):
         if (unit == "ship") != area.is_sea:
             problems.append(doc.problem([*base, "units", i], Msg(
@@ -236,7 +236,7 @@ def area_problems(doc: Document, ruleset: Ruleset, in_play: list[str], area_id: 
         if order not in ruleset.order_tokens:
             problems.append(doc.problem([*base, "order"], Msg(
                 "'{value}' is not an order{hint}", value=order,
-                hint=did_you_mean(order, ruleset.order_tokens))))
+                hint=suggest(order, ruleset.order_tokens))))
         elif not units:
             problems.append(doc.problem([*base, "order"],
                                         Msg("an order needs units in its area (R4.1)")))

@@ -9,13 +9,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agot_adjudicator.model.glossary import Glossary, name_key
+from agot_adjudicator.model.text import Msg
 
 if TYPE_CHECKING:
     from agot_adjudicator.model.ruleset import Ruleset
 
 
 def suggest(value: str, known: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the closest known id, or an empty string.
+    """`` (did you mean 'x'?)`` for the closest known id, or an empty string. A
+    :class:`~agot_adjudicator.model.text.Msg`, so a located error says it in the reader's
+    language (the id as it is: the player types it).
 
     >>> suggest("winterfel", ["winterfell", "white_harbor"])
     " (did you mean 'winterfell'?)"
@@ -25,7 +28,7 @@ def suggest(value: str, known: Iterable[str]) -> str:
     if not isinstance(value, str) or len(value) > 64:  # no id is that long; difflib is slow
         return ""
     close = difflib.get_close_matches(value, list(known), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return Msg(" (did you mean '{suggested}'?)", suggested=close[0]) if close else ""
 
 
 def one_of(options: Iterable[str], limit: int = 12) -> str:

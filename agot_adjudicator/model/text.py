@@ -50,6 +50,12 @@ a value the glossary does not know is written as it is too."""
 ENGLISH_SEPARATOR = ", "
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction (tests/test_i18n.py) without translating it: tables of
+    sentences, in any layer (``render.i18n`` re-exports it)."""
+    return message
+
+
 def english(value: Any) -> Any:
     """A field's English form: a list or tuple joined by ``, `` (as the f-strings did), anything
     else unchanged (so that ``{power:+d}`` still formats an int)."""

@@ -27,8 +27,7 @@ from typing import Any
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import Msg
-from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.model.text import N_, Msg
 from agot_adjudicator.render.report import house, lang, say, tr
 
 GROUPS = ("game", "tracks", "houses", "areas", "control", "westeros")

@@ -35,10 +35,6 @@ DOMAIN = "agot"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction without translating it (tables of sentences)."""
-    return message
-
 
 def po_path(lang: str) -> Path:
     """The catalog of ``lang`` (``zh-Hans`` → ``locale/zh_Hans/LC_MESSAGES/agot.po``)."""

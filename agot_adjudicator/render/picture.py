@@ -38,7 +38,7 @@ from xml.sax.saxutils import escape, quoteattr
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
 from agot_adjudicator.model.state import AreaState, GameState, sort_units
-from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.report import PHASE_TITLES, Names, sep, speaker, tr
 
 LAND_SIZE = (150.0, 92.0)

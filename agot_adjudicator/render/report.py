@@ -37,9 +37,9 @@ from agot_adjudicator.engine.house_cards import EffectKind
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import FIELD_KINDS, Msg
+from agot_adjudicator.model.text import FIELD_KINDS, N_, Msg
 from agot_adjudicator.render.areas import AreaLabels, area_rows, units_text
-from agot_adjudicator.render.i18n import N_, translator
+from agot_adjudicator.render.i18n import translator
 from agot_adjudicator.render.tables import columns, table
 
 PHASE_TITLES = {"westeros": N_("Westeros phase"), "planning": N_("Planning phase"),

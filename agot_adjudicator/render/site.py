@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
-from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.picture import TRACK_NAMES, house_letter, house_style, round_play
 from agot_adjudicator.render.report import (
     PHASE_TITLES,

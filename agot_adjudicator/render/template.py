@@ -43,7 +43,7 @@ from agot_adjudicator.engine.raids import RAIDABLE, raid_reach
 from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import RESTRICTIONS, GameState, HouseState
-from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.report import PHASE_TITLES, Names, lang, sep, tr, units
 
 DEFAULT_SCHEMA_REF = "orders.schema.json"

@@ -8,8 +8,8 @@ import re
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.areas import AREA_COLUMNS, AreaLabels, area_rows, units_text
-from agot_adjudicator.render.i18n import N_
 from agot_adjudicator.render.report import PHASE_TITLES, Names, sep, tr, units
 from agot_adjudicator.render.tables import table
 

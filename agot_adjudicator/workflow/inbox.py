@@ -47,8 +47,8 @@ from agot_adjudicator.io.writing import dump_yaml, write_atomic, write_bytes_ato
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import Msg
-from agot_adjudicator.render.i18n import N_, language_of_tag, recorded_language
+from agot_adjudicator.model.text import N_, Msg
+from agot_adjudicator.render.i18n import language_of_tag, recorded_language
 from agot_adjudicator.render.receipt import echo_lines, problem_text, receipt_text
 from agot_adjudicator.render.report import (
     PHASE_TITLES,

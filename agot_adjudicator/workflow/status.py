@@ -27,7 +27,7 @@ from agot_adjudicator.io.gamedir import BoardNow, board_now
 from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.submissions import HouseSection, collect
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.render.i18n import N_
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.report import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
 from agot_adjudicator.render.report import house as house_name
 from agot_adjudicator.workflow.present import load_board, validation_board
