@@ -62,6 +62,12 @@ class Rendered:
     maker: str
     version: int
 
+    def outputs(self, lang: str) -> Any:
+        """The round's outputs (report, pictures, ...) written again in ``lang``, as its
+        writer wrote them."""
+        return render_outputs(self.run, self.ruleset, board=True, maker=self.maker,
+                              state_version=self.version, lang=lang)
+
 
 @dataclass
 class RoundCheck:
@@ -262,9 +268,10 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
             check.details.append(f"{following.state}: a state recorded after the game ended")
         return check
     lang = recorded_language(read_recorded(rd.report)[0]) if present(rd.report) else "en"
-    out = render_outputs(run, ruleset, board=True, maker=maker, state_version=version, lang=lang)
+    rendered = Rendered(run, ruleset, maker, version)
+    out = rendered.outputs(lang)
     if keep:
-        check.rendered = Rendered(run, ruleset, maker, version)
+        check.rendered = rendered
     if following is None or not present(following.state):
         if out.state is None:
             check.status = PENDING
@@ -331,6 +338,12 @@ def recorded_to(path: Path) -> str | None:
     return None if value is None else str(value)
 
 
+def recorded_addresses(folder: Path, houses: list[str]) -> dict[str, str | None]:
+    """The recorded ``To`` of each house's ``.eml`` in a round's mail ``folder`` (the houses
+    whose message is recorded)."""
+    return {h: recorded_to(folder / f"{h}.eml") for h in houses if present(folder / f"{h}.eml")}
+
+
 def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, out: Any,
                   maker: str) -> None:
     """A completed round's mail folder (docs/formats.md, *Mail*): each file present is what
@@ -343,8 +356,7 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
     if not folder.is_dir() or folder.is_symlink():
         return
     houses = run.result.state.order_of_play()
-    addresses = {h: recorded_to(folder / f"{h}.eml") for h in houses
-                 if present(folder / f"{h}.eml")}
+    addresses = recorded_addresses(folder, houses)
     lang = recorded_language(_recorded_text(folder / PUBLIC_TEXT))
     languages = {h: recorded_language(_recorded_text(folder / f"{h}.txt")) for h in houses}
     files = mail_files(run, ruleset, out, rd.name, addresses, maker, lang, languages,

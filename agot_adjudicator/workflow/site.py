@@ -130,14 +130,12 @@ def round_texts(rd: RoundDir, rendered: Rendered | None,
     ``--defaults``, ruleset and writer), in ``lang``. A picture is None when it must be drawn
     (not recorded: an earlier release)."""
     from agot_adjudicator.render.i18n import recorded_language
-    from agot_adjudicator.workflow.adjudicate import render_outputs
 
     recorded = _read(rd.report)
     if recorded_language(recorded) == lang or rendered is None:
         return (recorded, _read(rd.moves) if rd.moves.is_file() else None,
                 _read(rd.board) if rd.board.is_file() else None)
-    out = render_outputs(rendered.run, rendered.ruleset, board=True, maker=rendered.maker,
-                         state_version=rendered.version, lang=lang)
+    out = rendered.outputs(lang)
     return out.report, out.moves, out.board
 
 

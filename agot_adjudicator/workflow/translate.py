@@ -24,9 +24,14 @@ from pathlib import Path
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
 from agot_adjudicator.io.safefile import read_bounded
 from agot_adjudicator.render.mail import MAIL_DIR
-from agot_adjudicator.workflow.adjudicate import render_outputs
 from agot_adjudicator.workflow.mailout import mail_files
-from agot_adjudicator.workflow.replay import RECORD_LIMIT, Replay, present, recorded_to
+from agot_adjudicator.workflow.replay import (
+    RECORD_LIMIT,
+    Rendered,
+    Replay,
+    present,
+    recorded_addresses,
+)
 
 RULESETS_DIR = "rulesets"
 
@@ -57,14 +62,10 @@ def translated_record(replay: Replay, lang: str) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
-def _round_texts(rd: RoundDir, rendered: object, lang: str, root: Path) -> dict[str, str]:
+def _round_texts(rd: RoundDir, rendered: Rendered, lang: str, root: Path) -> dict[str, str]:
     """One round's texts for people in ``lang``: those its record has, written again."""
-    from agot_adjudicator.workflow.replay import Rendered
-
-    assert isinstance(rendered, Rendered)
     run, ruleset = rendered.run, rendered.ruleset
-    out = render_outputs(run, ruleset, board=True, maker=rendered.maker,
-                         state_version=rendered.version, lang=lang)
+    out = rendered.outputs(lang)
     prefix = rd.path.relative_to(root).as_posix()
     files: dict[str, str] = {}
     for path, text in ((rd.report, out.report), (rd.board, out.board), (rd.moves, out.moves)):
@@ -73,10 +74,8 @@ def _round_texts(rd: RoundDir, rendered: object, lang: str, root: Path) -> dict[
     folder = rd.path / MAIL_DIR
     if folder.is_dir() and not folder.is_symlink():
         houses = run.result.state.order_of_play()
-        addresses = {h: recorded_to(folder / f"{h}.eml") for h in houses
-                     if present(folder / f"{h}.eml")}
-        mail = mail_files(run, ruleset, out, rd.name, addresses, rendered.maker, lang,
-                          dict.fromkeys(houses, lang),
+        mail = mail_files(run, ruleset, out, rd.name, recorded_addresses(folder, houses),
+                          rendered.maker, lang, dict.fromkeys(houses, lang),
                           wanted=lambda name: present(rd.path / name))
         files.update({f"{prefix}/{name}": text for name, text in mail.items()
                       if present(rd.path / name)})
