@@ -5,6 +5,7 @@ from __future__ import annotations
 from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState, sort_units
+from agot_adjudicator.model.text import N_
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
 """Strength of a standing unit in battle (R6.3)."""
@@ -120,6 +121,18 @@ def destinations(state: GameState, ruleset: Ruleset, house: str, origin: str, un
     return [a for a in ruleset.area_ids if a in direct or a in by_sea]
 
 
+WINNER_REASONS = (
+    N_("most areas with a castle ({castles}) after round {round} (R11.1)"),
+    N_("tie on castles broken by supply (R11.1)"),
+    N_("tie on castles and supply broken by power (R11.1)"),
+    N_("tie on castles, supply and power: a shared win (R11.1)"),
+    N_("controls {castles} areas with a castle (R11.2)"),
+)
+"""The reasons recorded for a winner (``winner.reason``, R11): English text in the state;
+:func:`~agot_adjudicator.model.text.reread` turns one back into a sentence to translate."""
+MOST_CASTLES, BY_SUPPLY, BY_POWER, SHARED, INSTANT = WINNER_REASONS
+
+
 def check_instant_win(ctx: Context) -> None:
     """R11.2: a house controlling 7 castle areas (8 with 3 players) wins at once."""
     need = ctx.ruleset.instant_win_castles.get(ctx.state.players, 7)
@@ -129,8 +142,8 @@ def check_instant_win(ctx: Context) -> None:
     for house in ctx.order_of_play():
         count = owners.count(house)
         if count >= need:
-            ctx.state.winner = {"houses": [house], "reason": f"controls {count} areas with a "
-                                f"castle (R11.2)", "round": ctx.state.round}
+            ctx.state.winner = {"houses": [house], "reason": INSTANT.format(castles=count),
+                                "round": ctx.state.round}
             ctx.state.phase = "ended"
             ctx.emit("game_won", "R11.2", houses=[house], castles=count)
             clear_board(ctx)

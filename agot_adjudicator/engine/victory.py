@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from agot_adjudicator.engine.board import castle_count
+from agot_adjudicator.engine.board import (
+    BY_POWER,
+    BY_SUPPLY,
+    MOST_CASTLES,
+    SHARED,
+    castle_count,
+)
 from agot_adjudicator.engine.context import Context
 
 
@@ -16,13 +22,12 @@ def end_of_game(ctx: Context) -> None:
     castles = {h: key[h][0] for h in ctx.order_of_play()}
     leaders = [h for h in ctx.order_of_play() if key[h][0] == best[0]]
     if len(leaders) == 1:
-        reason = f"most areas with a castle ({best[0]}) after round {s.round} (R11.1)"
+        reason = MOST_CASTLES.format(castles=best[0], round=s.round)
     elif len(winners) == 1:
         by_supply = [h for h in leaders if key[h][1] == best[1]]
-        reason = ("tie on castles broken by supply (R11.1)" if len(by_supply) == 1
-                  else "tie on castles and supply broken by power (R11.1)")
+        reason = BY_SUPPLY if len(by_supply) == 1 else BY_POWER
     else:
-        reason = "tie on castles, supply and power: a shared win (R11.1)"
+        reason = SHARED
     s.winner = {"houses": winners, "reason": reason, "round": s.round, "castles": castles}
     s.phase = "ended"
     ctx.emit("game_ended", "R11.1", winners=winners, castles=castles,

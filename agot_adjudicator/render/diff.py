@@ -27,7 +27,7 @@ from typing import Any
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import N_, Msg
+from agot_adjudicator.model.text import N_, Msg, reread
 from agot_adjudicator.render.report import house, lang, say, tr
 
 GROUPS = ("game", "tracks", "houses", "areas", "control", "westeros")
@@ -220,14 +220,11 @@ def _value_msg(path: str, before: Any, after: Any) -> Msg:
 
 def _reason(value: Any) -> Any:
     """A winner's recorded reason as a sentence the reader's language can say (the engine's
-    reasons: :data:`~agot_adjudicator.render.views.WINNER_REASONS`), else as it is."""
-    from agot_adjudicator.render.views import WINNER_REASONS
+    reasons: :data:`~agot_adjudicator.engine.board.WINNER_REASONS`), else as it is."""
+    from agot_adjudicator.engine.board import WINNER_REASONS
 
-    for pattern, message, names in WINNER_REASONS:
-        found = pattern.fullmatch(str(value))
-        if found:
-            return Msg(message, **dict(zip(names, found.groups(), strict=True)))
-    return said_value(value)
+    said = reread(value, WINNER_REASONS) if isinstance(value, str) else value
+    return said if isinstance(said, Msg) else said_value(value)
 
 
 def _units_msg(units: list[str]) -> list[Msg]:

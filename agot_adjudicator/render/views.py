@@ -3,14 +3,12 @@ the reader's language."""
 
 from __future__ import annotations
 
-import re
-
-from agot_adjudicator.engine.board import controller
+from agot_adjudicator.engine.board import WINNER_REASONS, controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import N_
+from agot_adjudicator.model.text import N_, reread
 from agot_adjudicator.render.areas import AREA_COLUMNS, AreaLabels, area_rows, units_text
-from agot_adjudicator.render.report import PHASE_TITLES, Names, sep, tr, units
+from agot_adjudicator.render.report import PHASE_TITLES, Names, say, sep, tr, units
 from agot_adjudicator.render.tables import table
 
 __all__ = ["AREA_COLUMNS", "AreaLabels", "area_rows", "show_text", "units_text", "winner_reason"]
@@ -25,29 +23,10 @@ SHOW_HEADERS = (N_("area"), N_("kind"), N_("castle"), N_("controlled by"), N_("u
 """Column headers of ``agot show`` (English: the column ids as they always read)."""
 AREA_WORDS = (N_("land"), N_("sea"), N_("city"), N_("stronghold"))
 """Area kinds and castle sizes (the ``kind`` and ``castle`` columns)."""
-WINNER_REASONS = (
-    (re.compile(r"most areas with a castle \((\d+)\) after round (\d+) \(R11\.1\)"),
-     N_("most areas with a castle ({castles}) after round {round} (R11.1)"), ("castles", "round")),
-    (re.compile(r"controls (\d+) areas with a castle \(R11\.2\)"),
-     N_("controls {castles} areas with a castle (R11.2)"), ("castles",)),
-    (re.compile(r"tie on castles broken by supply \(R11\.1\)"),
-     N_("tie on castles broken by supply (R11.1)"), ()),
-    (re.compile(r"tie on castles and supply broken by power \(R11\.1\)"),
-     N_("tie on castles and supply broken by power (R11.1)"), ()),
-    (re.compile(r"tie on castles, supply and power: a shared win \(R11\.1\)"),
-     N_("tie on castles, supply and power: a shared win (R11.1)"), ()),
-)
-"""The reasons the engine records for a winner (R11), to say them in another language."""
-
-
 def winner_reason(reason: str) -> str:
     """A recorded winner's reason in the current language (as it is when it is none of the
-    engine's, or in English)."""
-    for pattern, message, names in WINNER_REASONS:
-        found = pattern.fullmatch(reason)
-        if found:
-            return tr(message, **dict(zip(names, found.groups(), strict=True)))
-    return reason
+    engine's :data:`~agot_adjudicator.engine.board.WINNER_REASONS`)."""
+    return say(reread(reason, WINNER_REASONS))
 
 
 def show_text(state: GameState, ruleset: Ruleset, house: str | None = None, *,
