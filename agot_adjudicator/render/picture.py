@@ -991,6 +991,10 @@ def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
 
 # --- the round as played (``agot map --game DIR --round N``) ---------------------------------
 
+Outcome = tuple[str, Any, str]
+"""An attack's outcome: ("wins", winner, score), ("taken", None, "") or ("holds", strength, "")."""
+
+
 @dataclass
 class RoundPlay:
     """What a round's event log says happened on the board, in event order.
@@ -1006,11 +1010,10 @@ class RoundPlay:
     """Area → (house, order) as revealed, after the Raven's swap."""
     moves: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
     """(house, origin, destination, units) of each march that moved units without a battle."""
-    attacks: list[tuple[str, str, str, str]] = field(default_factory=list)
-    """(house, origin, area, outcome text) of each battle and attack on a neutral force."""
-    outcomes: list[tuple[str, Any, str]] = field(default_factory=list)
-    """Each attack's outcome as data, for the picture's language: ("wins", winner, score),
-    ("taken", None, "") or ("holds", neutral strength, "")."""
+    attacks: list[tuple[str, str, str, Outcome]] = field(default_factory=list)
+    """(house, origin, area, outcome) of each battle and attack on a neutral force; the outcome
+    as data, said by :func:`outcome_text`: ("wins", winner, score), ("taken", None, "") or
+    ("holds", neutral strength, "")."""
     raids: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     """(house, area, target, order removed) of each raid that removed an order."""
     retreats: list[tuple[str, str, str]] = field(default_factory=list)
@@ -1047,12 +1050,10 @@ def round_play(events: Sequence[Mapping[str, Any]], round_number: int) -> RoundP
             totals = e.get("totals") or {}
             score = "–".join(str(totals[h]) for h in (e["winner"], e["loser"]) if h in totals)
             play.attacks.append((e["attacker"], e["origin"], e["area"],
-                                 f"{e['winner'].capitalize()} wins {score}".strip()))
-            play.outcomes.append(("wins", e["winner"], score))
+                                 ("wins", e["winner"], score)))
         elif kind == "neutral_attack":
-            outcome = "taken" if e["won"] else f"neutral {e['neutral']} holds"
-            play.attacks.append((e["house"], e["origin"], e["area"], outcome))
-            play.outcomes.append(("taken", None, "") if e["won"] else ("holds", e["neutral"], ""))
+            play.attacks.append((e["house"], e["origin"], e["area"],
+                                 ("taken", None, "") if e["won"] else ("holds", e["neutral"], "")))
         elif kind == "raid" and e.get("target"):
             play.raids.append((e["house"], e["area"], e["target"], e.get("removed")))
         elif kind == "retreat":
@@ -1142,8 +1143,8 @@ def _arrow(ends: tuple[float, float, float, float], house: str, *, dash: str | N
             + "</g>")
 
 
-def _outcome_text(said: tuple[str, Any, str]) -> str:
-    """An attack's outcome (:attr:`RoundPlay.outcomes`) in the picture's language: ``Stark wins
+def outcome_text(said: Outcome) -> str:
+    """An attack's outcome (:attr:`RoundPlay.attacks`) in the current language: ``Stark wins
     3–2``, ``taken``, ``neutral 5 holds``."""
     what, who, score = said
     if what == "wins":
@@ -1210,11 +1211,11 @@ def _round_overlay(play: RoundPlay, ruleset: Ruleset) -> str:
             note = (tr("raid ✕ {order}", order=order_label(ruleset, removed))
                     if removed in ruleset.order_tokens else tr("raid"))
             out.append(_label(mx, my, note, RAID_INK))
-    for (house, _origin, area, _outcome), said in zip(play.attacks, play.outcomes, strict=True):
+    for house, _origin, area, said in play.attacks:
         if area in known:
             box = area_box(known[area])
             out.append(f"<g class=\"battle\" data-area=\"{area}\" data-attacker=\"{house}\">"
-                       + _label((box[0] + box[2]) / 2, box[1] + 4, "⚔ " + _outcome_text(said),
+                       + _label((box[0] + box[2]) / 2, box[1] + 4, "⚔ " + outcome_text(said),
                                 BATTLE_INK)
                        + "</g>")
     for area in ruleset.area_ids:

@@ -18,7 +18,13 @@ from typing import Any
 
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.text import N_
-from agot_adjudicator.render.picture import TRACK_NAMES, house_letter, house_style, round_play
+from agot_adjudicator.render.picture import (
+    TRACK_NAMES,
+    house_letter,
+    house_style,
+    outcome_text,
+    round_play,
+)
 from agot_adjudicator.render.report import (
     PHASE_TITLES,
     Names,
@@ -266,21 +272,6 @@ def _pager(number: int, count: int, where: str) -> str:
                  "</span>")
     label = tr("Rounds ({where})", where=tr(WHERE.get(where, where)))
     return f'<nav class="pager" aria-label="{escape(label)}">' + " ".join(parts) + "</nav>"
-
-
-_WINS = re.compile(r"(\w+) wins (.*)")
-_HOLDS = re.compile(r"neutral (\d+) holds")
-
-
-def outcome_text(outcome: str) -> str:
-    """An attack's outcome as :func:`~agot_adjudicator.render.picture.round_play` words it
-    (``Stark wins 5–3``, ``taken``, ``neutral 6 holds``), in the current language."""
-    wins, holds = _WINS.fullmatch(outcome), _HOLDS.fullmatch(outcome)
-    if wins:
-        return tr("{house} wins {score}", house=house(wins.group(1).lower()), score=wins.group(2))
-    if holds:
-        return tr("neutral {strength} holds", strength=holds.group(1))
-    return tr(N_("taken")) if outcome == "taken" else outcome
 
 
 def _count(n: int, one: str, many: str) -> str:
