@@ -130,3 +130,17 @@ def test_show_public_gives_hand_sizes_and_no_decks_or_seed(runner):
     moderator = run(runner, "show", A)
     assert "(moderator's view)" in moderator.stdout and "Seed" in moderator.stdout
     assert run(runner, "show", A, "--public", "--house", "stark").exit_code == 2
+
+
+def test_whatif_house_stop_asks_in_the_house_language(runner):
+    """A house's view of a stopped what-if in Chinese: the header and its own prompt in
+    Chinese, another house's decision by id and kind only."""
+    rd = DEMO / "round-03"
+    orders = [p for p in sorted((rd / "orders").glob("*.yaml"))
+              if p.name not in ("answers.yaml", "tyrell.yaml")]
+    mine = run(runner, "whatif", rd / "state.yaml", *orders, "--published", NEXT, "--house",
+               "tyrell", "--lang", "zh-Hans")
+    assert mine.exit_code == 3
+    assert "个决定待定（提利尔的视角" in mine.stdout, mine.stdout
+    prompt = next(line for line in mine.stdout.splitlines() if "prompt:" in line)
+    assert "提利尔" in prompt and "Place" not in prompt

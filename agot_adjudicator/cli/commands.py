@@ -1234,7 +1234,8 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
         else:
             from agot_adjudicator.render.public import pending_view_text
 
-            click.echo(pending_view_text(outcome.run.result.pending, view), nl=False)
+            with speaking(lang, ruleset):
+                click.echo(pending_view_text(outcome.run.result.pending, view), nl=False)
         raise PendingDecisions()
     if output and outcome.outputs.state is not None:
         writes.append((output, outcome.outputs.state))

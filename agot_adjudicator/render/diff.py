@@ -410,8 +410,11 @@ def render_lines(changes: list[Change]) -> list[str]:
 
 
 def view_label(view: str | None) -> str:
-    """How a view is labelled (:func:`agot_adjudicator.render.public.view_name`), in the
-    current language."""
+    """How a view is labelled in an output, in the current language.
+
+    >>> view_label(None), view_label("public"), view_label("stark")
+    ("moderator's view (secrets included)", 'public view', "stark's view")
+    """
     if view is None:
         return tr("moderator's view (secrets included)")
     if view == "public":

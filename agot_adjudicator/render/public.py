@@ -19,24 +19,14 @@ from collections.abc import Sequence
 from agot_adjudicator.engine.decisions import PendingDecision
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.text import Msg
-from agot_adjudicator.render.diff import Change
+from agot_adjudicator.render.diff import Change, view_label
+from agot_adjudicator.render.report import pending_entry, tr
 
 PUBLIC = "public"
 """The view every house may see."""
 
 SECRET_PATHS = ("game.seed", "westeros.decks", "chain", "provisional.state_in")
 """State paths never shown in a public or house view (with everything under them)."""
-
-
-def view_name(view: str | None) -> str:
-    """How a view is labelled in an output.
-
-    >>> view_name(None), view_name("public"), view_name("stark")
-    ("moderator's view (secrets included)", 'public view', "stark's view")
-    """
-    if view is None:
-        return "moderator's view (secrets included)"
-    return "public view" if view == PUBLIC else f"{view}'s view"
 
 
 def _under(prefix: str, path: str) -> bool:
@@ -79,9 +69,9 @@ def pending_view_text(pending: Sequence[PendingDecision], view: str) -> str:
     for p in pending:
         r = p.request
         if r.house == view:
-            entries.append(p.to_dict())
+            entries.append(pending_entry(p))
         else:
             entries.append({"id": r.id, "house": r.house, "kind": r.kind})
-    header = (f"{len(pending)} decision(s) pending ({view_name(view)}: other houses' decisions "
-              "by id and kind only).")
+    header = tr("{count} decision(s) pending ({view}: other houses' decisions by id and kind "
+                "only).", count=len(pending), view=view_label(view))
     return dump_yaml({"pending": entries}, header=header)
