@@ -32,7 +32,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request, listed
+from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
+from agot_adjudicator.model.naming import listed
 from agot_adjudicator.model.ruleset import DECKS, TRACK_TOKENS, TRACKS
 from agot_adjudicator.model.text import Msg
 

@@ -11,12 +11,13 @@ reproduces every earlier step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agot_adjudicator.errors import Problem, excerpt
 from agot_adjudicator.model.answers import shape_problem
+from agot_adjudicator.model.naming import listed
 from agot_adjudicator.model.text import Msg
 
 NO_PLAN = object()
@@ -95,17 +96,6 @@ class PendingDecision:
             out["example"] = r.example
         out["default"] = r.default
         return out
-
-
-def listed(items: Iterable[Any], limit: int = 12) -> list[str]:
-    """Ids for a :class:`Msg` list field, cut as :func:`~agot_adjudicator.model.naming.one_of`
-    cuts them: the first ``limit``, then ``...`` (joined in English: the same text).
-
-    >>> listed(["a", "b", "c"], 2)
-    ['a', 'b', '...']
-    """
-    out = [str(i) for i in items]
-    return out[:limit] + (["..."] if len(out) > limit else [])
 
 
 def named(text: str, field_name: str, id_: str) -> Msg:

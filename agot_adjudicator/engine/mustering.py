@@ -42,8 +42,8 @@ from agot_adjudicator.engine.decisions import (
     Pending,
     PendingDecision,
     Request,
-    listed,
 )
+from agot_adjudicator.model.naming import listed
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState, sort_units
 from agot_adjudicator.model.text import Msg

@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request, listed
-from agot_adjudicator.model.naming import suggest
+from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
+from agot_adjudicator.model.naming import listed, suggest
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import RESTRICTIONS, GameState
 from agot_adjudicator.model.text import Msg

@@ -12,8 +12,9 @@ from typing import Any
 
 from agot_adjudicator.engine.board import gain_power
 from agot_adjudicator.engine.context import Context
-from agot_adjudicator.engine.decisions import NO_PLAN, Request, listed
+from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.turns import round_robin
+from agot_adjudicator.model.naming import listed
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import Msg
 

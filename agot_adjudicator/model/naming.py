@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.model.glossary import Glossary, name_key
 from agot_adjudicator.model.text import Msg
@@ -37,9 +37,18 @@ def one_of(options: Iterable[str], limit: int = 12) -> str:
     >>> one_of(["a", "b"])
     'a, b'
     """
-    items = list(options)
-    text = ", ".join(items[:limit])
-    return text + (", ..." if len(items) > limit else "")
+    return ", ".join(listed(options, limit))
+
+
+def listed(items: Iterable[Any], limit: int = 12) -> list[str]:
+    """The items :func:`one_of` writes, as a list (a :class:`~agot_adjudicator.model.text.Msg`
+    list field, joined in English to the same text): the first ``limit``, then ``...``.
+
+    >>> listed(["a", "b", "c"], 2)
+    ['a', 'b', '...']
+    """
+    out = [str(i) for i in items]
+    return out[:limit] + (["..."] if len(out) > limit else [])
 
 
 # --- display names ---------------------------------------------------------------------------
