@@ -40,6 +40,11 @@ class Inputs:
         return self.of(house).plans.get(key, default)
 
 
+HIDDEN_VALUES = ("house_card", "bid")
+"""Decision kinds whose value stays secret until the rules reveal it (R6.3, R7.1, R8.1): an
+event that a decision was taken without asking does not name it (P7)."""
+
+
 class GameOver(Exception):
     """Raised when a house meets the instant-win condition (R11.2); ends the run at once."""
 
@@ -64,21 +69,31 @@ class Context:
         self.events.append(event)
         return event
 
-    def _log_defaults(self, before: int) -> None:
-        for request, reason in self.decider.applied_defaults[before:]:
+    def _log_defaults(self, before: tuple[int, int]) -> None:
+        """``default_applied`` (P2) and ``decided_without_asking`` (RUL-P1-5) events for what
+        the decider resolved without an answer or a plan since ``before``."""
+        for request, reason in self.decider.applied_defaults[before[0]:]:
             self.emit("default_applied", "P2", decision=request.id, house=request.house,
                       kind=request.kind, value=request.default, reason=reason)
+        for request in self.decider.only_options[before[1]:]:
+            value = {} if request.kind in HIDDEN_VALUES else {"value": request.alternatives()[0]}
+            self.emit("decided_without_asking", "RUL-P1-5", decision=request.id,
+                      house=request.house, kind=request.kind, **value,
+                      reason="only one legal option")
+
+    def _marks(self) -> tuple[int, int]:
+        return len(self.decider.applied_defaults), len(self.decider.only_options)
 
     def ask(self, request: Request, plan: Any = NO_PLAN) -> Any:
         """Ask one decision (see :class:`~agot_adjudicator.decisions.Decider`)."""
-        before = len(self.decider.applied_defaults)
+        before = self._marks()
         value = self.decider.ask(request, plan)
         self._log_defaults(before)
         return value
 
     def ask_together(self, items: Sequence[tuple[Request, Any]]) -> list[Any]:
         """Ask simultaneous decisions together; every missing one is pending at once."""
-        before = len(self.decider.applied_defaults)
+        before = self._marks()
         values = self.decider.ask_together(items)
         self._log_defaults(before)
         return values

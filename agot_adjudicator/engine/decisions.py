@@ -12,7 +12,7 @@ reproduces every earlier step.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agot_adjudicator.errors import Problem, excerpt
@@ -62,6 +62,13 @@ class Request:
         """Every legal value when they can be listed (``choices``, else ``options``), else
         ``()``."""
         return self.choices or self.options
+
+    def only_option(self) -> Any:
+        """The one legal value of a decision whose options are listed and number one (a
+        retreat with one area open, the last card in hand), else :data:`NO_PLAN`: asking
+        would change nothing (RUL-P1-5)."""
+        values = self.alternatives()
+        return values[0] if len(values) == 1 and self.why_illegal(values[0]) is None else NO_PLAN
 
     def why_illegal(self, value: Any) -> str | None:
         """Why ``value`` is not a legal answer, or None."""
@@ -143,9 +150,37 @@ class GivenAnswer:
     locate: Callable[[str], Problem]
 
 
+BY_ANSWER, BY_PLAN, BY_DEFAULT, BY_ONLY_OPTION = "answer", "plan", "default", "only_option"
+"""How a decision was resolved (:class:`Resolution`): a direct answer, the house's plan, the
+documented default (``--nmr``/``--defaults``, or recorded by an earlier run), or its one legal
+value (RUL-P1-5)."""
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A decision the run resolved: what the game directory's ledger records (P4), so that no
+    later run reopens it and replay can tell a used part that was changed afterwards."""
+
+    id: str
+    house: str
+    kind: str
+    value: Any
+    by: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "house": self.house, "kind": self.kind, "by": self.by,
+                "value": self.value}
+
+
 @dataclass
 class Decider:
-    """Answers decisions from direct answers, plans and defaults; records what it used."""
+    """Answers decisions from direct answers, plans and defaults; records what it used.
+
+    ``recorded``: defaults an earlier committed run applied (decision id → value, the game
+    directory's ledger, P2): applied again first, whatever the run's options.
+    ``resolved``: every decision the run resolved, in order (:class:`Resolution`).
+    ``horizon``: see the field.
+    """
 
     answers: dict[str, GivenAnswer] = field(default_factory=dict)
     nmr: tuple[str, ...] = ()
@@ -153,9 +188,39 @@ class Decider:
     used: list[str] = field(default_factory=list)
     applied_defaults: list[tuple[Request, str]] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
+    recorded: dict[str, Any] = field(default_factory=dict)
+    resolved: list[Resolution] = field(default_factory=list)
+    only_options: list[Request] = field(default_factory=list)
+    horizon: frozenset[str] | None = None
+    """When set, only these decisions (and the recorded ones) may be resolved; any other is
+    pending at once, answered or not: a check run that goes no further than the stop the
+    committed runs reached, so that its verdict tells nothing the house was not told (P8)."""
+
+    def scratch(self, answers: dict[str, GivenAnswer] | None = None) -> Decider:
+        """A copy for a scratch run (asking ahead): the same answers (or ``answers``), plans and
+        defaults, nothing recorded yet."""
+        return replace(self, answers=self.answers if answers is None else answers, used=[],
+                       asked=[], applied_defaults=[], resolved=[], only_options=[])
+
+    def _done(self, request: Request, value: Any, by: str, record: bool) -> tuple[bool, Any, None]:
+        if record:
+            self.resolved.append(Resolution(request.id, request.house, request.kind, value, by))
+        return True, value, None
+
+    def _beyond(self, request: Request) -> bool:
+        return (self.horizon is not None and request.id not in self.horizon
+                and request.id not in self.recorded)
 
     def _resolve(self, request: Request, plan: Any) -> tuple[bool, Any, PendingDecision | None]:
         self.asked.append(request.id)
+        if request.id in self.recorded:
+            misfit = None if plan is NO_PLAN else request.why_illegal(plan)
+            self.applied_defaults.append(
+                (request, Msg("the plan no longer fits: {why}", why=misfit) if misfit
+                 else "no answer"))
+            return self._done(request, self.recorded[request.id], BY_DEFAULT, True)
+        if self._beyond(request):
+            return False, None, PendingDecision(request)
         given = self.answers.get(request.id)
         if given is not None:
             if given.house is not None and given.house != request.house:
@@ -168,7 +233,7 @@ class Decider:
                                                     answer=excerpt(given.value),
                                                     decision=request.id, why=why))])
             self.used.append(request.id)
-            return True, given.value, None
+            return self._done(request, given.value, BY_ANSWER, True)
         return self._without_answer(request, plan, record=True)
 
     def probe(self, request: Request, plan: Any = NO_PLAN) -> tuple[bool, Any, PendingDecision | None]:
@@ -179,6 +244,10 @@ class Decider:
         Used to ask ahead, in the same mail round, decisions whose turn has not come yet
         (docs/protocol.md P1, *Asking together*).
         """
+        if request.id in self.recorded:
+            return True, self.recorded[request.id], None
+        if self._beyond(request):
+            return False, None, PendingDecision(request)
         given = self.answers.get(request.id)
         if given is not None:
             return True, given.value, None
@@ -187,17 +256,23 @@ class Decider:
     def _without_answer(self, request: Request, plan: Any, *,
                         record: bool) -> tuple[bool, Any, PendingDecision | None]:
         """No direct answer: the plan if it fits, else the default under ``--nmr``/``--defaults``
-        (noted when ``record``), else pending with the reason (P1, P2)."""
+        (noted when ``record``), else its one legal value (RUL-P1-5), else pending with the
+        reason (P1, P2)."""
         reason = None
         if plan is not NO_PLAN:
             why = request.why_illegal(plan)
             if why is None:
-                return True, plan, None
+                return self._done(request, plan, BY_PLAN, record)
             reason = Msg("the plan no longer fits: {why}", why=why)
         if self.defaults or request.house in self.nmr:
             if record:
                 self.applied_defaults.append((request, reason or "no answer"))
-            return True, request.default, None
+            return self._done(request, request.default, BY_DEFAULT, record)
+        only = request.only_option()
+        if only is not NO_PLAN:
+            if record:
+                self.only_options.append(request)
+            return self._done(request, only, BY_ONLY_OPTION, record)
         return False, None, PendingDecision(request, reason)
 
     def ask(self, request: Request, plan: Any = NO_PLAN) -> Any:
@@ -209,8 +284,10 @@ class Decider:
         return value
 
     def ask_together(self, items: Sequence[tuple[Request, Any]]) -> list[Any]:
-        """Answers to simultaneous decisions; all missing ones are pending together."""
+        """Answers to simultaneous decisions; all missing ones are pending together. None of
+        them counts as resolved until all are (orders and bids are revealed together)."""
         values, missing = [], []
+        marks = len(self.resolved), len(self.applied_defaults), len(self.only_options)
         for request, plan in items:
             ok, value, pending = self._resolve(request, plan)
             values.append(value)
@@ -218,6 +295,8 @@ class Decider:
                 assert pending is not None
                 missing.append(pending)
         if missing:
+            del self.resolved[marks[0]:], self.applied_defaults[marks[1]:]
+            del self.only_options[marks[2]:]
             raise Pending(missing)
         return values
 

@@ -35,6 +35,11 @@ EVENT_FIELDS: dict[str, dict[str, str]] = {
     "consolidate_power": {"house": "house", "area": "area of the order",
                           "worth": "power the order is worth", "power": "power gained"},
     "deck_shuffled": {"deck": "Westeros deck I/II/III", "counter": "shuffles so far (seeded)"},
+    "decided_without_asking": {"decision": "decision id", "house": "house",
+                               "kind": "decision kind",
+                               "value": "its one legal value (not for a house card or a bid, "
+                                        "revealed later)",
+                               "reason": "why asking would change nothing"},
     "default_applied": {"decision": "decision id", "house": "house", "kind": "decision kind",
                         "value": "the default applied", "reason": "nmr or defaults"},
     "game_already_ended": {"winner": "the recorded winner"},

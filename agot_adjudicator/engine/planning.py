@@ -26,8 +26,14 @@ def stars_allowed(state: GameState, ruleset: Ruleset, house: str) -> int:
 
 def order_errors(state: GameState, ruleset: Ruleset, house: str,
                  orders: Mapping[str, str | None],
-                 restrictions: Sequence[str] | None = None) -> list[tuple[str | None, str]]:
-    """R4.1–R4.4 problems of a house's orders, as (area or None, message) pairs."""
+                 restrictions: Sequence[str] | None = None, *,
+                 lasting: bool = False) -> list[tuple[str | None, str]]:
+    """R4.1–R4.4 problems of a house's orders, as (area or None, message) pairs.
+
+    ``lasting``: only the problems no Westeros card can cure, for orders sent before the
+    Westeros phase (R4.4): an area with none of the house's units may receive them by a
+    muster (R3.5), and a Clash of Kings may move the house on the King's Court track (R4.2).
+    """
     out: list[tuple[str | None, str]] = []
     used: dict[str, int] = {}
     stars = 0
@@ -39,7 +45,7 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
                                      hint=suggest(area_id, ruleset.areas))))
             continue
         here = state.area(area_id)
-        if here.house != house or not here.units:
+        if (here.house != house or not here.units) and not lasting:
             holder = Msg("{house} units", house=here.house) if here.units else Msg("no units")
             out.append((area_id, Msg("{house} has no units in {area} ({there} there); orders go "
                                      "only where the house has units (R4.1)", house=house,
@@ -73,7 +79,7 @@ def order_errors(state: GameState, ruleset: Ruleset, house: str,
                                      order_kind=ORDER_KINDS.get(token.kind, token.kind.replace('_', ' ')),
                                      westeros_card=forbidden[token.kind])))
     allowed = stars_allowed(state, ruleset, house)
-    if stars > allowed:
+    if stars > allowed and not lasting:
         f = {"house": house, "count": stars, "allowed": allowed}
         out.append((None, Msg("{house} placed {count} special order; its King's Court "
                               "position allows {allowed} (R4.2)", **f) if stars == 1 else

@@ -22,6 +22,7 @@ from agot_adjudicator.engine.decisions import (
     Pending,
     PendingDecision,
     Request,
+    Resolution,
 )
 from agot_adjudicator.engine.events import Event
 from agot_adjudicator.engine.victory import end_of_game
@@ -40,6 +41,8 @@ class Result:
     events: list[Event] = field(default_factory=list)
     pending: list[PendingDecision] = field(default_factory=list)
     unused_answers: list[str] = field(default_factory=list)
+    resolved: list[Resolution] = field(default_factory=list)
+    """Every decision the run resolved, in order (the game directory's ledger, P4)."""
 
 
 def end_of_round(ctx: Context) -> None:
@@ -116,7 +119,7 @@ def _next_stop(ruleset: Ruleset, state: GameState, inputs: Inputs,
                answers: dict[str, GivenAnswer], decider: Decider) -> list[PendingDecision] | None:
     """The decisions a scratch run with ``answers`` stops on; None if it completes or fails."""
     ctx = Context(ruleset, state.copy(), inputs,
-                  replace(decider, answers=answers, used=[], asked=[], applied_defaults=[]))
+                  decider.scratch(answers))
     try:
         run_round(ctx)
     except Pending as pending:
@@ -195,21 +198,29 @@ def ask_ahead(ruleset: Ruleset, state: GameState, inputs: Inputs, decider: Decid
 
 def resolve(ruleset: Ruleset, state: GameState, inputs: Inputs,
             answers: dict[str, GivenAnswer] | None = None, *, nmr: tuple[str, ...] = (),
-            defaults: bool = False) -> Result:
+            defaults: bool = False, recorded: dict[str, Any] | None = None,
+            horizon: frozenset[str] | None = None) -> Result:
     """Resolve from ``state`` with ``inputs`` until the round ends or a decision is missing.
 
+    ``recorded``: the defaults earlier committed runs of the round applied (decision id →
+    value, P2), applied again before anything else. ``horizon``: resolve only these decisions
+    besides the recorded ones, and ask nothing ahead (a check run, :class:`Decider`).
     Raises :class:`~agot_adjudicator.decisions.AnswerError` for an illegal direct answer.
     """
     ctx = Context(ruleset, state.copy(), inputs,
-                  Decider(dict(answers or {}), tuple(nmr), defaults))
+                  Decider(dict(answers or {}), tuple(nmr), defaults, recorded=dict(recorded or {}),
+                          horizon=horizon))
     if ctx.state.phase == "ended":
         ctx.emit("game_already_ended", "R11", winner=ctx.state.winner)
         return Result("complete", ctx.state, ctx.events)
     try:
         run_round(ctx)
     except Pending as pending:
-        ahead = ask_ahead(ruleset, state, inputs, ctx.decider, pending.decisions)
-        return Result("pending", ctx.state, ctx.events, [*pending.decisions, *ahead])
+        ahead = [] if horizon is not None else ask_ahead(ruleset, state, inputs, ctx.decider,
+                                                         pending.decisions)
+        return Result("pending", ctx.state, ctx.events, [*pending.decisions, *ahead],
+                      resolved=list(ctx.decider.resolved))
     except GameOver:
         pass
-    return Result("complete", ctx.state, ctx.events, [], ctx.decider.unused_answers())
+    return Result("complete", ctx.state, ctx.events, [], ctx.decider.unused_answers(),
+                  list(ctx.decider.resolved))

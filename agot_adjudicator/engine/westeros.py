@@ -46,7 +46,6 @@ the card modules.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from agot_adjudicator.engine import bidding, mustering, supply, wildlings
 from agot_adjudicator.engine.board import controlled_areas, gain_power
@@ -162,7 +161,7 @@ def lookahead(ctx: Context, decks: Sequence[str]) -> list[PendingDecision]:
     scratch board is left for the real run to report.
     """
     scratch = Context(ctx.ruleset, ctx.state.copy(), ctx.inputs,
-                      replace(ctx.decider, used=[], asked=[], applied_defaults=[]))
+                      ctx.decider.scratch())
     for deck in decks:
         try:
             resolve_card(scratch, deck, scratch.state.revealed[deck])

@@ -1,9 +1,9 @@
 """Submissions (``format: agot-orders/1``): sections per house, direct answers, R4 legality.
 
 A file holds one house's section (``house:``), several (``houses:``), or only
-the moderator's ``answers:``. Several files may be given; a house's orders,
-bids, wildling bid or one kind of plan given twice, or two different answers
-to one decision, are errors.
+the moderator's ``answers:``. Several files may be given: a house's parts
+(:mod:`~agot_adjudicator.io.parts`: its orders, each bid, each plan, each answer)
+add up over them; one part given twice with two different values is an error.
 """
 
 from __future__ import annotations
@@ -78,7 +78,15 @@ class Submissions:
 
 def _merge_section(subs: Submissions, house: str, body: dict[str, Any], doc: Document,
                    base: tuple[str | int, ...], problems: list[Problem]) -> None:
+    """Add one file's section of ``house``: its parts (io/parts.py) join those of the
+    house's other files; the same part in two files must say the same (P1, *Two answers*)."""
     section = subs.sections.setdefault(house, HouseSection(house))
+
+    def twice(tag: str, path: list[str | int]) -> None:
+        problems.append(doc.problem([*base, *path], Msg(
+            "{house}'s {key} is given twice (also in {file})", house=house, key=tag,
+            file=section.sources[tag].doc.name)))
+
     for key in SECTION_KEYS:
         if key not in body:
             continue
@@ -86,19 +94,22 @@ def _merge_section(subs: Submissions, house: str, body: dict[str, Any], doc: Doc
             for plan_key, value in body["plans"].items():
                 tag = f"plans.{plan_key}"
                 if tag in section.sources:
-                    first = section.sources[tag]
-                    problems.append(doc.problem([*base, "plans", plan_key], Msg(
-                        "{house}'s {key} is given twice (also in {file})", house=house,
-                        key=tag, file=first.doc.name)))
+                    if section.plans[plan_key] != value:
+                        twice(tag, ["plans", plan_key])
                     continue
                 section.plans[plan_key] = value
                 section.sources[tag] = Source(doc, (*base, "plans", plan_key))
             continue
+        if key == "bids" and section.bids is not None:
+            for track, value in body["bids"].items():
+                if track in section.bids and section.bids[track] != value:
+                    twice(f"bids.{track}", ["bids", track])
+            section.bids = {t: {**body["bids"], **section.bids}[t] for t in TRACKS
+                            if t in section.bids or t in body["bids"]}
+            continue
         if key in section.sources:
-            first = section.sources[key]
-            problems.append(doc.problem([*base, key], Msg(
-                "{house}'s {key} is given twice (also in {file})", house=house, key=key,
-                file=first.doc.name)))
+            if getattr(section, key) != body[key]:
+                twice(key, [key])
             continue
         setattr(section, key, body[key])
         section.sources[key] = Source(doc, (*base, key))
@@ -170,14 +181,16 @@ def collect(docs: Sequence[Document], state: GameState, ruleset: Ruleset) -> tup
 
 
 def order_problems(section: HouseSection, state: GameState, ruleset: Ruleset,
-                   restrictions: Sequence[str] | None = None) -> list[Problem]:
-    """R4 legality of a house's planning orders, located in its file (R4.1–R4.4, R3.9–R3.11)."""
+                   restrictions: Sequence[str] | None = None, *,
+                   lasting: bool = False) -> list[Problem]:
+    """R4 legality of a house's planning orders, located in its file (R4.1–R4.4, R3.9–R3.11);
+    ``lasting``: only what no Westeros card can cure (orders sent before the Westeros phase)."""
     if section.orders is None:
         return []
     src = section.sources["orders"]
     problems = []
     for area_id, message in order_errors(state, ruleset, section.house, section.orders,
-                                         restrictions):
+                                         restrictions, lasting=lasting):
         if area_id is None:
             problems.append(src.problem(message))
         elif area_id not in ruleset.areas:

@@ -482,6 +482,12 @@ LINES: dict[str, Line] = {
                                           area=nm.area(e["area"]), power=e["power"],
                                           worth=e["worth"]),
     "deck_shuffled": lambda e, nm: tr("Westeros deck {deck} is shuffled.", deck=e["deck"]),
+    "decided_without_asking": lambda e, nm: (
+        tr("{decision} ({house}) is decided without asking: {value} is the only legal option.",
+           decision=e["decision"], house=house(e["house"]), value=plain(e["value"]))
+        if "value" in e else
+        tr("{decision} ({house}) is decided without asking: it has only one legal option.",
+           decision=e["decision"], house=house(e["house"]))),
     "default_applied": lambda e, nm: tr("No answer from {house} to {decision}: the default "
                                         "({value}) applies ({reason}).", house=house(e["house"]),
                                         decision=e["decision"], value=plain(e["value"]),

@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.engine.context import Inputs
+from agot_adjudicator.engine.decisions import BY_DEFAULT
 from agot_adjudicator.engine.round import Result
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
 from agot_adjudicator.io.formats import MAKER
+from agot_adjudicator.io.ledger import Entry, Ledger
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.rulesets import ruleset_changes
 from agot_adjudicator.io.schemas import schema_problems
-from agot_adjudicator.io.submissions import answer_id_problems, collect
+from agot_adjudicator.io.submissions import Submissions, answer_id_problems, collect
 from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
@@ -42,15 +44,19 @@ class Adjudication:
     """What was submitted (the report's ``--private`` section shows one house's bids)."""
     moved: dict[str, Any] | None = None
     """The ruleset the game moved on from with this round, and the rule changes."""
+    subs: Submissions | None = None
+    """The submissions as merged (io.submissions.collect)."""
 
 
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
                      nmr: Sequence[str] = (), defaults: bool = False,
-                     moved_from: Ruleset | None = None) -> Adjudication:
+                     moved_from: Ruleset | None = None,
+                     recorded: dict[str, Any] | None = None) -> Adjudication:
     """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`.
 
     ``moved_from``: the state is played under that ruleset and the game moves on to
-    ``ruleset`` with this round (``adjudicate --game DIR --move-ruleset``).
+    ``ruleset`` with this round (``adjudicate --game DIR --move-ruleset``). ``recorded``: the
+    defaults of the round's ledger (replay).
     """
     problems: list[Problem] = []
     state_doc = None
@@ -74,22 +80,21 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
         moved = {"from": {"name": moved_from.name, "sha256": moved_from.sha256},
                  "changes": ruleset_changes(moved_from, ruleset)}
         state_doc.data["ruleset"] = {"name": ruleset.name, "sha256": ruleset.sha256}
-    return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults, moved)
+    return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults, moved, recorded)
 
 
 def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset,
                     nmr: Sequence[str] = (), defaults: bool = False,
-                    moved: dict[str, Any] | None = None) -> Adjudication:
+                    moved: dict[str, Any] | None = None,
+                    recorded: dict[str, Any] | None = None) -> Adjudication:
     """Check schema-valid documents against the rules and resolve (R2–R13); input that breaks
-    a rule raises :class:`IllegalInput`."""
+    a rule raises :class:`IllegalInput`. ``recorded``: the defaults of the round's ledger
+    (decision id → value, P2), applied again."""
     problems = state_problems(state_doc, ruleset)
     if problems:
         raise IllegalInput(problems)
     state = GameState.from_dict(state_doc.data)
-    for house in nmr:
-        if house not in state.houses:
-            raise UsageError(f"--nmr {house}: not a house in play "
-                             f"({', '.join(state.order_of_play())})")
+    check_houses(nmr, state)
     subs, problems = collect(docs, state, ruleset)
     for house in state.order_of_play():
         section = subs.sections.get(house)
@@ -98,10 +103,18 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     problems.extend(answer_id_problems(subs, state, ruleset))
     if problems:
         raise IllegalInput(problems)
-    inputs, result = run_round(subs, state, ruleset, nmr, defaults)
+    inputs, result = run_round(subs, state, ruleset, nmr, defaults, recorded)
     if result.status == "complete":
         result.state.chain = chain_record(state_doc, docs, nmr, defaults, moved)
-    return Adjudication(result, state_doc, list(docs), inputs, moved)
+    return Adjudication(result, state_doc, list(docs), inputs, moved, subs)
+
+
+def check_houses(nmr: Sequence[str], state: GameState) -> None:
+    """An ``--nmr`` house that is not in play is a usage error (exit 2)."""
+    for house in nmr:
+        if house not in state.houses:
+            raise UsageError(f"--nmr {house}: not a house in play "
+                             f"({', '.join(state.order_of_play())})")
 
 
 def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[str] = (),
@@ -271,21 +284,61 @@ class GameRound:
     run: Adjudication
     round: Any  # gamedir.RoundDir
     next_state: Path
+    ledger: Ledger | None = None
+    """The round's ledger once this run is committed (written with its outputs)."""
+    defaulted: list[Entry] = field(default_factory=list)
+    """The defaults this run applied first (``--nmr``, ``--defaults``): recorded in the ledger."""
 
 
 def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
                     defaults: bool = False, moved_from: Ruleset | None = None) -> GameRound:
     """Adjudicate the current round of a game directory (docs/protocol.md P4) under ``ruleset``
     (the one its state names; with ``moved_from``, the game moves on from that one to
-    ``ruleset``)."""
-    from agot_adjudicator.io.gamedir import current_round
+    ``ruleset``).
 
-    rd = current_round(game_dir)  # the last folder with a state: its round is not adjudicated
-    run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults,
-                           moved_from)
-    if run.state_doc.data.get("phase") == "ended":
-        raise UsageError(f"{rd.state}: the game has ended; nothing to adjudicate")
-    return GameRound(run, rd, rd.following().state)
+    The submissions are checked first with the verdict ``agot inbox`` and ``agot status`` give
+    (:func:`~agot_adjudicator.workflow.standing.verdict`). The run applies the round's recorded
+    defaults again; ``--nmr HOUSE`` and ``--defaults`` default only the decisions the round
+    owes at its current stop — where the run stops with the submissions as they stand — and
+    those defaults are recorded in the ledger, so that no later run needs the option again
+    (RUL-P2-2). A decision the ledger records that the run would now resolve otherwise is
+    refused (RUL-P8-7)."""
+    from agot_adjudicator.workflow.standing import ledger_problems, round_docs, standing, verdict
+
+    stand = standing(game_dir, moved_from or ruleset)
+    if stand.state.phase == "ended":
+        raise UsageError(f"{stand.rd.state}: the game has ended; nothing to adjudicate")
+    check_houses(nmr, stand.state)
+    docs, problems = round_docs(stand)
+    if problems:
+        raise MalformedInput(problems)
+    moved = None
+    if moved_from is not None:
+        moved = {"from": {"name": moved_from.name, "sha256": moved_from.sha256},
+                 "changes": ruleset_changes(moved_from, ruleset)}
+        stand.state_doc.data["ruleset"] = {"name": ruleset.name, "sha256": ruleset.sha256}
+    checked = verdict(stand, docs, ruleset)
+    if checked.problems:
+        raise checked.error()
+    recorded = stand.ledger.defaults()
+    run = adjudicate_docs(stand.state_doc, docs, ruleset, moved=moved, recorded=recorded)
+    owed = [p for p in run.result.pending if not p.ahead
+            and (defaults or p.request.house in nmr)]
+    new = [Entry(stand.ledger.runs + 1, p.request.id, p.request.house, p.request.kind,
+                 BY_DEFAULT, p.request.default) for p in owed]
+    if new:
+        run = adjudicate_docs(stand.state_doc, docs, ruleset, moved=moved,
+                              recorded={**recorded, **{e.id: e.value for e in new}})
+    assert run.subs is not None
+    complete = run.result.status == "complete"
+    problems = ledger_problems(stand.ledger, {r.id: r.value for r in run.result.resolved},
+                               run.subs, stand.state_doc, complete)
+    if problems:
+        raise IllegalInput(problems)
+    ledger = stand.ledger.after(run.result.resolved, new)
+    if complete and run.result.state.chain is not None:
+        run.result.state.chain["decisions"] = ledger.chain_entry()
+    return GameRound(run, stand.rd, stand.rd.following().state, ledger, new)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from pathlib import Path
 from agot_adjudicator.errors import InputError, UsageError
 from agot_adjudicator.io.commit import RoundCommit, commit_round, new_round_dir, recover
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
+from agot_adjudicator.io.ledger import LEDGER
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.rulesets import keep_ruleset
@@ -104,6 +105,8 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
         game = adjudicate_game(game_dir, ruleset, nmr, defaults, moved_from)
         out = render_outputs(game.run, ruleset, board=True, lang=lang)
         files = {rd.report.name: out.report, rd.log.name: out.log}
+        if game.ledger is not None:  # what this run resolved stands (docs/protocol.md P4)
+            files[LEDGER] = game.ledger.text()
         # Mail out (docs/formats.md, Mail): replaced by every run of the round.
         files.update(mail_files(game.run, ruleset, out, rd.name, addresses, lang=lang,
                                 languages=languages))

@@ -33,6 +33,7 @@ from agot_adjudicator.errors import IllegalInput, InputError, Problem, UsageErro
 from agot_adjudicator.io.commit import COMMIT_DIR, pending_commit
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
+from agot_adjudicator.io.ledger import LEDGER, Ledger, read_ledger
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import named_ruleset
 from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
@@ -44,6 +45,7 @@ from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
+from agot_adjudicator.workflow.standing import ledger_problems
 from agot_adjudicator.workflow.validate import load_state
 
 OK, MISMATCH, PENDING, OPEN, FINAL = "ok", "MISMATCH", "pending", "open", "final"
@@ -222,6 +224,15 @@ def recorded_options(chain: Any) -> tuple[list[str], bool]:
     return houses, options.get("defaults") is True
 
 
+def _ledger(rd: RoundDir) -> Ledger | None:
+    """The round's recorded ledger (docs/protocol.md P4), or None for a round without one (a
+    release before it, or a round adjudicated from files)."""
+    if not present(rd.path / LEDGER):
+        return None
+    number = _raw(rd).get("round") if isinstance(_raw(rd), dict) else None
+    return read_ledger(rd, number if isinstance(number, int) else rd.number)
+
+
 def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                 explain: Explain, game_dir: str | Path | None = None,
                 keep: bool = False) -> RoundCheck:
@@ -248,8 +259,22 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                       else (MAKER, STATE_VERSION))
     check.written_by = maker if isinstance(next_data, dict) else ""
     try:
+        ledger = _ledger(rd)
         run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
-                               defaults, moved_from)
+                               defaults, moved_from, ledger.defaults() if ledger else None)
+        if ledger is not None and run.subs is not None:
+            complete = run.result.status == "complete"
+            used = ledger_problems(ledger, {r.id: r.value for r in run.result.resolved},
+                                   run.subs, run.state_doc, complete)
+            if used:
+                raise IllegalInput(used)
+            if complete and run.result.state.chain is not None:
+                again = ledger.before_last().after(run.result.resolved)
+                if again.text() != read_recorded(rd.path / LEDGER)[0]:
+                    raise IllegalInput([Problem(str(rd.path / LEDGER), None, None, "",
+                                                "not what the round's last run gives: its "
+                                                "entries were changed after the fact")])
+                run.result.state.chain["decisions"] = again.chain_entry()
     except (InputError, UsageError) as exc:
         check.status = MISMATCH
         problems = exc.problems if isinstance(exc, InputError) else [str(exc)]
@@ -463,6 +488,12 @@ def _chain_notes(rd: RoundDir, following: RoundDir | None, chain: Any) -> list[s
     notes = []
     if chain.get("previous_state") != _sha256(rd.state):
         notes.append(f"hash chain: {rd.state} changed after {following.state} was written")
+    ledger = rd.path / LEDGER
+    decisions = chain.get("decisions")
+    if isinstance(decisions, dict) and not ledger.is_file():
+        notes.append(f"hash chain: {ledger} is recorded but missing")
+    elif isinstance(decisions, dict) and decisions.get("sha256") != _sha256(ledger):
+        notes.append(f"hash chain: {ledger} changed after {following.state} was written")
     recorded = {s.get("file"): s.get("sha256") for s in chain.get("submissions") or []
                 if isinstance(s, dict)}
     present = {p.name: _sha256(p) for p in rd.orders()}

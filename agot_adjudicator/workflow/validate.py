@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from agot_adjudicator.engine.board import controlled_areas
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
@@ -456,13 +457,16 @@ def engine_inputs(subs: Submissions) -> tuple[Inputs, dict[str, GivenAnswer]]:
 
 
 def run_round(subs: Submissions, state: GameState, ruleset: Ruleset, nmr: Sequence[str] = (),
-              defaults: bool = False) -> tuple[Inputs, Result]:
+              defaults: bool = False,
+              recorded: dict[str, Any] | None = None) -> tuple[Inputs, Result]:
     """Resolve checked submissions (R2–R13); :class:`IllegalInput` for the direct answers the
     engine refuses: an illegal one when it is asked, and, when the round completes, one that
-    no decision asked for (P1). ``adjudicate`` and ``validate`` both run this."""
+    no decision asked for (P1). ``adjudicate`` and ``validate`` both run this. ``recorded``:
+    the defaults of the round's ledger (P2)."""
     inputs, answers = engine_inputs(subs)
     try:
-        result = resolve(ruleset, state, inputs, answers, nmr=tuple(nmr), defaults=defaults)
+        result = resolve(ruleset, state, inputs, answers, nmr=tuple(nmr), defaults=defaults,
+                         recorded=recorded)
     except AnswerError as exc:
         raise IllegalInput(exc.problems) from None
     if result.status == "complete" and result.unused_answers:
