@@ -277,14 +277,14 @@ def test_inbox_receipts_of_refused_and_invalid_messages_in_the_house_language(ga
     problem = bad_name["问题：" if hans else "問題："]
     assert len(problem) == 1
     assert flat(problem[0]) == flat(
-        f"{invalid} (body):7:17: $.orders[\"White Harbor\"]: " +
+        "message 2 (body):7:17: $.orders[\"White Harbor\"]: " +
         ("“Supprt”不是任何命令的名称（你是不是想写“Support”？）" if hans else
          "「Supprt」不是任何命令的名稱（你是不是想寫「Support」？）"))
 
     against_rules = receipt_sections(texts[2])
     problem = against_rules["问题：" if hans else "問題："]
     assert [flat(p) for p in problem] == [flat(
-        f"{rules} (body):8:17: $.plans.raids[0].targets[0]: " +
+        "message 3 (body):8:17: $.plans.raids[0].targets[0]: " +
         ("黑城堡与白港不相邻；突袭只能到达相邻地区（R5.2）" if hans else
          "黑城堡與白港不相鄰；突擊只能到達相鄰地區（R5.2）"))]
     for text in texts:
@@ -297,6 +297,7 @@ def test_inbox_receipts_of_refused_and_invalid_messages_in_the_house_language(ga
     # the command's own lines: in --lang, English by default (LANG=C.UTF-8 in the tests)
     assert "inbox: 3 message(s): 0 accepted, 3 not; kept in" in result.output
     assert f"error: {wrong}: refused: the secret given is not stark's" in result.output
+    wrong.write_text(wrong.read_text(encoding="utf-8") + "# again\n", encoding="utf-8")
     again = run("inbox", "--lang", lang, "--game", str(game), "--received", WHEN, str(wrong))
     assert again.exit_code == 1
     assert (f"{ERROR[lang]}{wrong}: " + ("已拒收：给出的密钥不是史塔克的" if hans else
@@ -312,6 +313,7 @@ def test_a_receipt_for_an_unknown_house_is_in_the_run_language_english_by_defaul
     assert english.exit_code == 1
     assert "Verdict: NOT ACCEPTED (malformed): nothing stored" in english.output
     assert "  - no submission found: a submission is a YAML attachment" in english.output
+    chat.write_text("Hello again, orders tomorrow.\n", encoding="utf-8")  # not a duplicate
     chinese = run("inbox", "--lang", "zh-Hans", "--game", str(game), "--received", WHEN, str(chat))
     assert chinese.exit_code == 1
     assert "结论：未接受（格式错误）：未存储任何内容" in chinese.output

@@ -51,7 +51,8 @@ def test_new_game_dir_layout(game):
     assert kept == [load_ruleset().sha256]
     first = game / "round-01"
     assert {p.name for p in first.iterdir()} == {"state.yaml", "orders", "report.md", "log.jsonl",
-                                                 "board.svg", "moves.svg", "mail"}
+                                                 "board.svg", "moves.svg", "mail",
+                                                 "decisions.yaml"}
     assert not (game / "round-04" / "report.md").exists()
 
 
@@ -64,8 +65,14 @@ def test_next_state_carries_the_hash_chain(game):
         {"file": name, "sha256": hashlib.sha256((first / "orders" / name).read_bytes()).hexdigest()}
         for name in ("answers.yaml", "orders.yaml")]
     assert "options" not in nxt["chain"]
+    assert nxt["chain"]["decisions"] == {"file": "decisions.yaml", "sha256": hashlib.sha256(
+        (first / "decisions.yaml").read_bytes()).hexdigest()}
+    # --defaults is recorded per decision in the round's ledger, not as a run option (RUL-P2-2)
     third = YAML(typ="safe").load((game / "round-03" / "state.yaml").read_text())
-    assert third["chain"]["options"] == {"nmr": [], "defaults": True}
+    assert "options" not in third["chain"]
+    ledger = YAML(typ="safe").load((game / "round-02" / "decisions.yaml").read_text())
+    assert {d["id"] for d in ledger["decisions"] if d["by"] == "default"} >= {
+        "r2/orders/stark", "r2/orders/lannister", "r2/orders/baratheon"}
     report = (first / "report.md").read_text()
     out_digest = hashlib.sha256((game / "round-02" / "state.yaml").read_bytes()).hexdigest()
     assert f"state out: sha256 `{out_digest}`" in report

@@ -147,12 +147,14 @@ def test_the_latest_message_counts_in_date_order_then_file_order(game, tmp_path)
     assert result.exit_code == 0, result.output
     assert "white_harbor: raid" in (game / "round-01" / "orders" / "stark.yaml").read_text()
     assert [e["source"] for e in index_lines(game)] == [str(early), str(late)]
-    assert "replacing the house's earlier submission" in " ".join(result.output.split())
-    # a later inbox run replaces it again
+    assert "replaces your orders" in " ".join(result.output.split())
+    # the older message fed again is a duplicate: it changes nothing (RUL-P8-3)
     result = run("inbox", "--game", str(game), "--received", WHEN, str(early))
     assert result.exit_code == 0
-    assert "white_harbor: support" in (game / "round-01" / "orders" / "stark.yaml").read_text()
-    assert [e["n"] for e in index_lines(game)] == [1, 2, 3]
+    assert "white_harbor: raid" in (game / "round-01" / "orders" / "stark.yaml").read_text()
+    assert [(e["n"], e["verdict"], e["duplicate_of"]) for e in index_lines(game)] == [
+        (1, "accepted", None), (2, "accepted", None), (3, "duplicate", 1)]
+    assert "RECEIVED BEFORE" in result.output
 
 
 def refused(game: Path, path: Path, *words: str, stdin: bytes | None = None) -> str:
@@ -303,7 +305,9 @@ def test_an_invalid_submission_is_located_in_the_body_and_not_stored(game, tmp_p
     path = tmp_path / "m.eml"
     path.write_bytes(mail(wrapped(text)))
     out = refused(game, path, "NOT ACCEPTED", "names no order", "(did you mean 'Support'?)")
-    assert f"{path} (body):11:17: $.orders[\"White Harbor\"]" in " ".join(out.split())  # body line
+    # the body line as the player wrote it; no path of the moderator's machine (P8)
+    assert "message 1 (body):11:17: $.orders[\"White Harbor\"]" in " ".join(out.split())
+    assert str(tmp_path) not in (game / "messages" / index_lines(game)[-1]["receipt"]).read_text()
     text = STARK.format(secret=secrets["stark"]).replace("Winterfell: March +1 (special)",
                                                          "Winterfell: March +1 (special)\n  Karhold: Raid")
     path.write_bytes(mail(wrapped(text)))
@@ -408,9 +412,9 @@ def test_status_gives_the_receive_time_of_a_stored_message(game, tmp_path):
     shown = run("status", "--game", str(game)).output
     assert "stark.yaml received 2026-11-02T10:00:00Z" in shown
     assert "lannister.yaml received 2027-01-15T08:00:00Z" in shown
-    # an edited stored file whose header no longer names a kept message: its own time
+    # a stored file edited by hand is no longer what the message stored: its own time
     stored = game / "round-01" / "orders" / "stark.yaml"
-    stored.write_text(stored.read_text().replace("sha256 ", "sha256 0"))
+    stored.write_text(stored.read_text() + "# edited by hand\n")
     os.utime(stored, (1_800_000_000, 1_800_000_000))
     assert "stark.yaml received 2027-01-15T08:00:00Z" in run("status", "--game", str(game)).output
 

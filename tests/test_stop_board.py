@@ -109,10 +109,12 @@ def test_an_order_for_the_mustered_unit_validates_on_the_board_now(runner, stopp
     before = runner.invoke(main, ["validate", str(planning), str(orders)])
     assert before.exit_code == 1
     assert "stark has no units in white_harbor" in before.output
-    # And adjudicate takes it: the round goes on from the board as it stands.
+    # And adjudicate takes it: the round goes on from the board as it stands, to the next stop
+    # (--defaults covers the decisions of the stop it is given at, RUL-P2-2).
     shutil.copy(orders, rd(stopped) / "orders" / "stark.yaml")
     result = runner.invoke(main, ["adjudicate", "--game", str(stopped), "--defaults"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
+    assert "r2/orders/" not in result.output and "r2/march@winterfell/stark" in result.output
 
 
 def test_validate_game_defaults_to_the_rounds_files(runner, stopped):
@@ -171,7 +173,11 @@ def test_house_views_of_the_provisional_board_keep_secrets(runner, stopped, tmp_
 
 def test_the_stop_files_go_with_pending_yaml(runner, stopped, tmp_path):
     (rd(stopped) / "orders" / "stark.yaml").write_text(STARK_ORDERS)
-    result = runner.invoke(main, ["adjudicate", "--game", str(stopped), "--defaults"])
+    for _ in range(10):  # each run defaults what its stop owes (RUL-P2-2)
+        result = runner.invoke(main, ["adjudicate", "--game", str(stopped), "--defaults"])
+        if result.exit_code == 0:
+            break
+        assert result.exit_code == 3, result.output
     assert result.exit_code == 0, result.output
     for name in ("pending.yaml", "now.yaml", "now.svg"):
         assert not (rd(stopped) / name).exists()
@@ -292,7 +298,8 @@ answers:
 
 def test_a_stop_in_the_action_phase_validates_against_the_rounds_state(runner, stopped):
     """Stopped on Stark's march (no plan, R5.3): the orders are placed and revealed, so
-    `validate --game` checks the files as adjudicate reads them (RUL-P4-3)."""
+    `validate --game` checks the files as adjudicate reads them, from the round's state.yaml
+    through what the committed runs resolved to the stop (RUL-P4-3, RUL-P8-8)."""
     (rd(stopped) / "orders" / "orders.yaml").write_text(ACTION_ORDERS)
     result = runner.invoke(main, ["adjudicate", "--game", str(stopped)])
     assert result.exit_code == 3, result.output
@@ -304,8 +311,8 @@ def test_a_stop_in_the_action_phase_validates_against_the_rounds_state(runner, s
     assert "march_0" in row  # revealed orders are public (R4.5)
     checked = runner.invoke(main, ["validate", "--game", str(stopped)])
     assert checked.exit_code == 0, checked.output
-    assert "ok: 2 submission file(s) against " in checked.stdout
-    assert "round-01/state.yaml" in checked.stdout
+    assert "ok: 2 submission file(s) against the board as it stands" in checked.stdout
+    assert "round-01/now.yaml, provisional: round 2, action phase" in checked.stdout
     # Against the action-phase board itself, the orders would be refused.
     from agot_adjudicator.io.reading import load_yaml
     from agot_adjudicator.model.state import GameState

@@ -57,7 +57,6 @@ from agot_adjudicator.workflow.present import (
     map_svg,
     new_game_text,
     template_text,
-    validation_board,
 )
 from agot_adjudicator.workflow.validate import check_output, load_state, validate_files
 
@@ -429,30 +428,35 @@ def _warn(warnings: list[Problem], line: str = "warning: {warning}") -> None:
 
 def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: str,
                    names: bool = False) -> None:
-    """``validate --game DIR [FILE...]``: the files against the board as it stands now. A round
-    stopped in the action phase has its orders placed: files are then checked as adjudicate
-    reads them, against the round's state.yaml (docs/protocol.md P4)."""
-    from agot_adjudicator.io.gamedir import board_now
-
-    board, ruleset = board_for(ctx, None, game_dir)
-    now = board_now(game_dir)
-    if not files:
-        files = [str(p) for p in now.round.orders()]
-    against, board = validation_board(now, board, ruleset)
-    result = validate_files(str(against), files, ruleset, board=board.state, names=names)
+    """``validate --game DIR [FILE...]``: each FILE checked as ``agot inbox`` checks a message
+    of its house (merged over its stored submission), with the verdict ``inbox``, ``status``
+    and ``adjudicate --game`` give (docs/protocol.md P8); no FILE: the round's own files."""
+    from agot_adjudicator.io.gamedir import board_now, current_round
     from agot_adjudicator.io.validation import PHASE_WORDS
+    from agot_adjudicator.model.naming import name_index
     from agot_adjudicator.render.report import say, tr
+    from agot_adjudicator.workflow.standing import check_files
 
+    rd = current_round(game_dir)
+    ruleset = ruleset_for(ctx, rd.state, game_dir)
+    board, _ = board_for(ctx, None, game_dir)
+    now = board_now(game_dir)
+    notes: list[Problem] = []
+    result = check_files(game_dir, ruleset, files, name_index(ruleset) if names else None,
+                         notes)
+    shown = files or [str(p) for p in rd.orders()]
     with speaking(lang, ruleset):
-        _warn(result.notes, N_("note: {warning}"))
-        _warn(result.warnings)
-        if result.problems:
-            raise result.error()
+        _warn(notes, N_("note: {warning}"))
+        _warn([w for w in result.warnings if not files or w.file in files])
+        mine = [p for p in result.problems if not files or p.file in files]
+        if mine:
+            raise type(result)(problems=mine, malformed=[p for p in result.malformed
+                                                         if p in mine]).error()
         phase = say(PHASE_WORDS.get(board.state.phase, board.state.phase))
         what = tr("the board as it stands ({file}, provisional: round {round}, {phase} phase)",
-                  file=against, round=board.state.round, phase=phase) if board.provisional \
-            else str(against)
-        click.echo(tr("ok: {count} submission file(s) against {what}", count=len(files),
+                  file=now.path, round=board.state.round, phase=phase) if board.provisional \
+            else str(now.path)
+        click.echo(tr("ok: {count} submission file(s) against {what}", count=len(shown),
                       what=what))
 
 
@@ -1069,7 +1073,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     outcomes = receive(game_dir, messages, ruleset, when, stdin, chosen_language(lang))
     for outcome in outcomes:
         click.echo(outcome.receipt)
-    refused = [o for o in outcomes if not o.accepted]
+    refused = [o for o in outcomes if not o.whole]
     from agot_adjudicator.render.report import tr
 
     with speaking(chosen_language(lang), ruleset):

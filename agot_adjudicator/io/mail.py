@@ -66,6 +66,8 @@ class Found:
 
     text: bytes
     name: str
+    label: str = "body"
+    """Where in the message: ``body``, or ``attachment NAME``."""
 
 
 @dataclass
@@ -340,8 +342,10 @@ def _headers(message: Message, msg: EmailMessage) -> None:
     try:
         date = msg.get("date")
         when = getattr(date, "datetime", None)
-        if isinstance(when, datetime.datetime) and when.tzinfo is not None:
-            message.date = when.astimezone(datetime.UTC)
+        if isinstance(when, datetime.datetime):
+            # "-0000" (RFC 5322 3.3: the time is UTC, its local zone unknown) reads as naive
+            message.date = (when if when.tzinfo is not None
+                            else when.replace(tzinfo=datetime.UTC)).astimezone(datetime.UTC)
     except Exception:
         message.date = None
     message.subject = _header(msg, "subject")
@@ -351,11 +355,12 @@ def _headers(message: Message, msg: EmailMessage) -> None:
 def _choose(message: Message, attachments: list[tuple[str, bytes]],
             bodies: list[tuple[str, str]]) -> None:
     name = message.incoming.name
-    found: list[Found] = [Found(payload, f"{name} ({label})") for label, payload in attachments]
+    found: list[Found] = [Found(payload, f"{name} ({label})", label)
+                          for label, payload in attachments]
     places = [label for label, _ in attachments]
     for where, text in bodies:
         for line, block in body_blocks(text):
-            found.append(Found(block.encode("utf-8"), f"{name} ({where})"))
+            found.append(Found(block.encode("utf-8"), f"{name} ({where})", where))
             places.append(Msg("{where} line {line}", where=Msg("body"), line=line)
                           if where == "body" else f"{where} line {line}")
     if not found:

@@ -131,6 +131,21 @@ def echo_lines(data: dict[str, Any], index: NameIndex) -> list[str]:
     return out
 
 
+def part_words(part: str, index: NameIndex) -> str:
+    """A part of a submission (:mod:`~agot_adjudicator.io.parts`) in words, in the current
+    language: ``orders``, ``bid on the Iron Throne track``, ``plan marches``, ``answer to ID``."""
+    head, _, rest = part.partition(".")
+    if head == "orders":
+        return tr("orders")
+    if head == "wildlings":
+        return tr("bid against the wildlings")
+    if head == "bids":
+        return tr("bid on the {track} track", track=_name(index, "track", rest))
+    if head == "plans":
+        return tr("plan {key}", key=rest)
+    return tr("answer to {id}", id=rest)
+
+
 def wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
     """``text`` wrapped at :data:`WIDTH` columns (never breaking ids or words)."""
     lead = indent if first is None else first

@@ -341,6 +341,20 @@ def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
     return GameRound(run, stand.rd, stand.rd.following().state, ledger, new)
 
 
+def _ledger_beside(state_path: str) -> Ledger | None:
+    """The ledger of a game directory's round whose ``state.yaml`` is ``state_path``, if it
+    has one: ``whatif`` applies its recorded defaults as the round's runs did (P4)."""
+    from agot_adjudicator.io.gamedir import RoundDir
+    from agot_adjudicator.io.ledger import LEDGER, read_ledger
+
+    folder = Path(state_path).parent
+    if not (folder / LEDGER).is_file():
+        return None
+    data = load_yaml(state_path).data
+    number = data.get("round") if isinstance(data, dict) else None
+    return read_ledger(RoundDir(0, folder), number if isinstance(number, int) else 0)
+
+
 @dataclass
 class WhatIf:
     """A re-run with corrected submissions and what differs from the published next state."""
@@ -365,7 +379,12 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
 
     maker, version = recorded_writer(load_yaml(published_path).data)
     load_state(published_path, ruleset)
-    run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults)
+    ledger = _ledger_beside(state_path)
+    run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults,
+                           recorded=ledger.defaults() if ledger is not None else None)
+    if ledger is not None and run.result.status == "complete" and run.result.state.chain:
+        run.result.state.chain["decisions"] = (
+            ledger.before_last().after(run.result.resolved).chain_entry())
     outputs = render_outputs(run, ruleset, lang=lang)
     if outputs.state is None:
         return WhatIf(outputs, [], run)

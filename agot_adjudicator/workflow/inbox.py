@@ -1,69 +1,69 @@
-"""``agot inbox``: players' messages in, each kept, checked, stored and answered with a receipt.
+"""``agot inbox``: players' messages in, each kept, checked, merged and answered with a receipt.
 
 For each message (docs/protocol.md P8), under the game lock:
 
-1. keep it as received: ``GAME/messages/NNNN-SHA8.eml`` (``.txt`` for plain text), a
-   line in ``GAME/messages/index.jsonl`` (receive time, SHA-256, sender, house, verdict,
-   round, stored file) and its receipt ``NNNN-SHA8.receipt.txt``: nothing a player sent
-   is lost, accepted or not;
-2. find its one submission (:mod:`agot_adjudicator.io.mail`) and read it as a file is read
-   (safe YAML, size limits, located errors);
-3. check who sent it (:mod:`agot_adjudicator.io.players`): the house's secret (when the
-   game has secrets), its registered From address (when registered), a ``house:`` that is
-   the sender's own, answers only to the house's own decisions;
-4. turn display names into ids (:mod:`agot_adjudicator.io.names`), check the schema, then
-   run ``validate`` on the board as it stands (:func:`~agot_adjudicator.workflow.validate.validate_docs`);
-5. store an accepted submission, in id form without its secret, as the house's file
-   ``round-NN/orders/HOUSE.yaml``; a later accepted message of the house replaces it
-   (the latest counts, in the order messages are processed: RUL-P8-3).
+1. keep it as received: ``GAME/messages/NNNN-SHA8.eml`` (``.txt`` for plain text), a line in
+   ``GAME/messages/index.jsonl`` (:mod:`agot_adjudicator.io.messages`) and its receipt
+   ``NNNN-SHA8.receipt.txt``: nothing a player sent is lost. A message received before (the
+   same bytes, or the same Message-ID from the same sender) is not kept again;
+2. find its one submission (:mod:`agot_adjudicator.io.mail`) and read it as a file is read;
+3. check who sent it (:mod:`agot_adjudicator.io.players`) and turn display names into ids
+   (:mod:`agot_adjudicator.io.names`); check the schema;
+4. merge it into the house's stored submission part by part (:mod:`agot_adjudicator.io.parts`,
+   RUL-P8-3): it replaces the parts it carries and removes those it withdraws, except a part
+   a committed run already used (it stands, RUL-P8-7) and a part a newer message gave (a
+   message counts from its ``Date:``, never later than its receipt);
+5. check the merged submission with the one verdict every command gives
+   (:func:`~agot_adjudicator.workflow.standing.verdict`) and store it, in id form without its
+   secret, as ``round-NN/orders/HOUSE.yaml``, with the parts the message changed in
+   ``round-NN/received/NNNN-HOUSE.yaml`` (replay merges them again).
 
-Verdicts: ``accepted``; ``refused`` (not from the house it names); ``invalid``
-(understood, but ``validate`` refuses it: nothing stored, the house's earlier file
-stays); ``malformed`` (unreadable, no submission, two submissions, not YAML, schema).
+Verdicts: ``accepted``; ``refused`` (not from the house it names, or every part it carries
+stands already); ``invalid`` (understood, but the verdict refuses it: nothing stored);
+``malformed`` (unreadable, no submission, two submissions, not YAML, schema); ``duplicate``
+(received before: nothing changed).
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
-import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError, Problem, UsageError
-from agot_adjudicator.io.clock import parse_utc, utc_text
-from agot_adjudicator.io.gamedir import RoundDir, board_now
+from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.hints import joined
+from agot_adjudicator.io.ledger import Entry
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
+from agot_adjudicator.io.messages import MESSAGES, Index
 from agot_adjudicator.io.names import Renamed, ids_from_names
+from agot_adjudicator.io.parts import merged, parts_of, submission
 from agot_adjudicator.io.players import Players, read_players, secret_matches
 from agot_adjudicator.io.reading import Document, load_yaml, parse_text
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.writing import dump_yaml, write_atomic, write_bytes_atomic
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import N_, Msg
-from agot_adjudicator.render.i18n import language_of_tag, recorded_language
-from agot_adjudicator.render.receipt import echo_lines, problem_text, receipt_text
-from agot_adjudicator.render.report import (
-    PHASE_TITLES,
-    Names,
-    decision_kind,
-    lang,
-    say,
-    speaker,
-    tr,
-)
+from agot_adjudicator.render.i18n import language_of_tag
+from agot_adjudicator.render.receipt import echo_lines, part_words, problem_text, receipt_text
+from agot_adjudicator.render.report import PHASE_TITLES, Names, speaker, tr
 from agot_adjudicator.render.report import house as house_name
-from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_docs
+from agot_adjudicator.workflow.standing import (
+    Standing,
+    closed_parts,
+    plan_merge,
+    round_docs,
+    standing,
+    verdict,
+)
 
-MESSAGES = "messages"
-INDEX = "index.jsonl"
+RECEIVED = "received"
+"""``round-NN/received/``: the parts each accepted message gave its house's submission."""
 
 
 @dataclass
@@ -80,79 +80,56 @@ class Outcome:
     sender: str | None = None
     stored: str | None = None
     reasons: list[str] = field(default_factory=list)
+    refused_parts: dict[str, str] = field(default_factory=dict)
+    """Parts of an accepted message that were not taken, and why (they stand)."""
 
     @property
     def accepted(self) -> bool:
         return self.verdict == "accepted"
 
+    before: str | None = None
+    """For a message received before: the verdict it had then."""
+
+    @property
+    def whole(self) -> bool:
+        """Accepted with every part it carried (a message received before: as it was then)."""
+        if self.verdict == "duplicate":
+            return self.before == "accepted"
+        return self.verdict == "accepted" and not self.refused_parts
+
     @property
     def why(self) -> str:
         """``verdict: reason; reason`` (a sentence that translates) for a message not accepted."""
         return Msg("{verdict}: {reasons}", verdict=VERDICT_WORDS.get(self.verdict, self.verdict),
-                   reasons=joined(self.reasons))
+                   reasons=joined(self.reasons or list(self.refused_parts.values())))
 
 
 VERDICT_WORDS = {"accepted": Msg("accepted"), "refused": Msg("refused"),
-                 "invalid": Msg("invalid"), "malformed": Msg("malformed")}
+                 "invalid": Msg("invalid"), "malformed": Msg("malformed"),
+                 "duplicate": Msg("received before")}
 """A verdict's word in a sentence (the index and the logic keep the id)."""
 
 
-@dataclass
-class _Board:
-    rd: RoundDir
-    state_doc: Document
-    state: GameState
-    provisional: bool
-
-
-def _board(game_dir: str) -> _Board:
-    """The state a message's submission is checked against (RUL-P8-3): a message is the
-    house's whole submission for the round, and ``adjudicate --game`` reads every file from the
-    round's ``state.yaml``, also when the round is stopped; so it is checked there, with the
-    other houses' files, as adjudicate reads it (the in-memory run checks direct answers).
-    :func:`~agot_adjudicator.io.gamedir.board_now` first refuses an interrupted commit."""
-    now = board_now(game_dir)
-    doc = read_yaml(str(now.round.state))
-    return _Board(now.round, doc, GameState.from_dict(doc.data), False)
-
-
-def _next_number(folder: Path) -> int:
-    index = folder / INDEX
-    if not index.is_file():
-        return 1
-    numbers = [0]
-    for line in index.read_text(encoding="utf-8").splitlines():
-        try:
-            numbers.append(int(json.loads(line)["n"]))
-        except (ValueError, KeyError, TypeError):
-            continue
-    return max(numbers) + 1
+def effective_time(message: Message, received: datetime.datetime) -> datetime.datetime:
+    """When a message counts from: its ``Date:``, never later than its receipt, so that no
+    header a sender writes can make a message newer than it is (RUL-P8-3)."""
+    return min(message.date, received) if message.date is not None else received
 
 
 def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
             received: datetime.datetime, stdin: bytes | None = None,
             lang: str = "en") -> list[Outcome]:
-    """Process the messages ``arguments`` name (see the module docstring), in Date order then
-    argument order (a message without a Date counts as received at ``received``). Each receipt
-    is in its house's ``players.yaml`` language; ``lang`` for a message whose house is not
-    known (or has no language set)."""
+    """Process the messages ``arguments`` name (see the module docstring), oldest first (each
+    counting from :func:`effective_time`), then in argument order. Each receipt is in its
+    house's ``players.yaml`` language; ``lang`` for a message whose house is not known."""
     if not Path(game_dir).is_dir():
         raise UsageError(f"{game_dir}: not a game directory (no such directory)")
     with game_lock(game_dir):
-        board = _board(game_dir)
-        players = read_players(game_dir)
-        incoming = gather(arguments, stdin)
-        messages = [read_message(i) for i in incoming]
+        intake = _Intake(game_dir, ruleset, received, lang)
+        messages = [read_message(i) for i in gather(arguments, stdin)]
         order = sorted(range(len(messages)),
-                       key=lambda k: (messages[k].date or received, k))
-        folder = Path(game_dir) / MESSAGES
-        folder.mkdir(exist_ok=True)
-        index = name_index(ruleset)
-        outcomes = []
-        for k in order:
-            outcomes.append(_process(game_dir, folder, messages[k], board, players, index,
-                                     ruleset, received, lang))
-        return outcomes
+                       key=lambda k: (effective_time(messages[k], received), k))
+        return [intake.process(messages[k]) for k in order]
 
 
 @dataclass
@@ -162,10 +139,20 @@ class _Check:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     house: str | None = None
-    data: dict[str, Any] | None = None
+    doc: Document | None = None
+    """The message's submission, in ids, without its secret (positions as the player wrote it)."""
     renamed: list[Renamed] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     forged: bool = False
+    taken: dict[str, Any] = field(default_factory=dict)
+    withdrawn: list[str] = field(default_factory=list)
+    refused: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    """Parts not taken: ``("stands", ledger entry)`` or ``("newer", (time, number))``."""
+    same: list[str] = field(default_factory=list)
+    """Parts it carried that are already stored with that value (nothing to change)."""
+    owed: list[dict[str, Any]] = field(default_factory=list)
+    merged: dict[str, Any] | None = None
+    replaced: list[str] = field(default_factory=list)
 
     def fail(self, verdict: str, reason: str) -> _Check:
         self.verdict = verdict
@@ -173,72 +160,272 @@ class _Check:
         return self
 
 
-def _check(message: Message, board: _Board, players: Players, index: NameIndex,
-           ruleset: Ruleset) -> _Check:
-    check = _Check()
-    if message.problems or message.found is None:
-        for why in message.problems:
-            check.fail("malformed", why)
-        return check
-    if board.state.phase == "ended":
-        return check.fail("refused", Msg("the game has ended: no submission is taken"))
-    try:
-        doc = parse_text(message.found.name, message.found.text)
-    except InputError as exc:
-        check.problems = list(exc.problems)
-        return check.fail("malformed", Msg("the submission is not readable YAML"))
-    data = dict(doc.data)
-    secret = data.pop("secret", None)
-    doc = Document(doc.name, data, doc.sha256,
-                   {p: v for p, v in doc.positions.items() if p[:1] != ("secret",)},
-                   {p: v for p, v in doc.key_positions.items() if p[:1] != ("secret",)})
-    doc, check.renamed, name_problems = ids_from_names(doc, index)
-    data = doc.data
-    if "houses" in data:
-        return check.fail("refused", Msg("a message submits for one house: give `house:` and "
-                                              "that house's orders, bids, plans and answers, "
-                                              "not `houses:`"))
-    house = data.get("house")
-    if not isinstance(house, str):
-        return check.fail("refused", Msg("no `house:` line: say which house this submission "
-                                              "is for (`house: stark`)"))
-    check.house = house
-    if house not in board.state.houses:
-        return check.fail("refused", Msg("'{value}' is not a house in play in this game",
-                                              value=house))
-    if secret is not None and not isinstance(secret, str):
-        return check.fail("refused", Msg("`secret:` must be the text the moderator sent you"))
-    why = _who(message, house, secret, players)
-    if why is not None:
-        check.forged = _forged(message, house, secret, players)
-        return check.fail("refused", why)
-    if not any(s.secret_sha256 for s in players.houses.values()):
-        check.notes.append(Msg("this game keeps no house secrets (no players.yaml, or none in "
-                               "it): anyone may submit for any house; the moderator sets them "
-                               "with `agot players --new-secret`"))
-    for answer_id in data.get("answers") or {}:
-        owner = str(answer_id).rsplit("/", 1)[-1]
-        if owner != house:
-            return check.fail("refused", Msg("{house} cannot answer {id}: it is another "
-                                             "house's decision (a house answers only its own)",
-                                             house=house, id=answer_id))
-    check.data = data
-    if name_problems:
-        check.problems = name_problems
-        return check.fail("invalid", Msg("a name in it stands for nothing on the board or in "
+class _Intake:
+    """One run of ``agot inbox``: the round as it stands, the index, the players, read once."""
+
+    def __init__(self, game_dir: str, ruleset: Ruleset, received: datetime.datetime,
+                 lang: str) -> None:
+        self.game_dir = game_dir
+        self.ruleset = ruleset
+        self.received = received
+        self.lang = lang
+        self.stand = standing(game_dir, ruleset)
+        self.players = read_players(game_dir)
+        self.index = Index.read(game_dir)
+        self.names = name_index(ruleset)
+
+    def process(self, message: Message) -> Outcome:
+        number = self.index.next_number()
+        raw = message.incoming.raw
+        digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
+        stem = f"{number:04d}-{digest[:8]}" if digest else f"{number:04d}-unreadable"
+        before = self.index.duplicate_of(digest, message.message_id, message.sender)
+        kept = None
+        if before is not None:
+            check = _Check(house=before.get("house")).fail(
+                "duplicate", Msg("message {number} (received {when}) is this one: nothing "
+                                 "changed", number=before["n"], when=before.get("received")))
+        else:
+            if raw is not None:
+                kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
+                write_bytes_atomic(self.index.folder / kept, raw)
+            check = self._check(message, number)
+        house = check.house
+        stored = None
+        when = effective_time(message, self.received)
+        if check.verdict == "accepted" and house is not None and check.merged is not None \
+                and (check.taken or check.withdrawn):
+            stored = self._store(number, kept, digest, house, check)
+        settings = self.players.houses.get(house) if house is not None else None
+        tag = settings.language if settings is not None else None
+        with Names(self.ruleset, language_of_tag(tag) if tag else self.lang).speaking():
+            receipt = _receipt(number, kept, digest, self.received, message, check, self.stand,
+                               self.names, stored)
+        receipt_file = f"{stem}.receipt.txt"
+        write_atomic(self.index.folder / receipt_file, receipt)
+        self.index.append({
+            "n": number, "file": kept or (before or {}).get("file"), "receipt": receipt_file,
+            "sha256": digest, "received": utc_text(self.received), "effective": utc_text(when),
+            "source": message.incoming.name, "from": message.sender,
+            "date": utc_text(message.date) if message.date else None,
+            "message_id": message.message_id, "house": house, "verdict": check.verdict,
+            "reason": "; ".join(check.reasons) or None, "forged": check.forged or None,
+            "round": self.stand.state.round, "stored": stored,
+            "stored_sha256": self._stored_sha256(house) if stored else None,
+            "taken": list(check.taken) or None, "withdrawn": check.withdrawn or None,
+            "refused": {p: refusal(p, why, self.stand.state.round, self.names)
+                        for p, why in check.refused.items()} or None,
+            "duplicate_of": before["n"] if before is not None else None})
+        return Outcome(number, message.incoming.name, check.verdict, kept, receipt_file,
+                       receipt, house, message.sender, stored, check.reasons,
+                       {p: refusal(p, why, self.stand.state.round, self.names)
+                        for p, why in check.refused.items()},
+                       before.get("verdict") if before is not None else None)
+
+    def _store(self, number: int, kept: str | None, digest: str | None, house: str,
+               check: _Check) -> str:
+        """Write the parts the message changed and the house's merged submission; refresh the
+        round as it stands (the next message is checked against it)."""
+        assert check.merged is not None
+        rd = self.stand.rd
+        round_number = self.stand.state.round
+        head = {"format": "agot-orders/1", "round": round_number, "house": house}
+        given = submission(head, check.taken)
+        if check.withdrawn:
+            given["withdraw"] = list(check.withdrawn)
+        where = f"{MESSAGES}/{kept} (sha256 {digest})" if kept else f"message {number}"
+        write_atomic(rd.path / RECEIVED / f"{number:04d}-{house}.yaml", dump_yaml(given, header=(
+            f"The parts message {number} gave {house}'s submission for round {round_number}\n"
+            f"(from {where}, received {utc_text(self.received)}), in ids, without the secret.\n"
+            f"round-NN/orders/{house}.yaml is the merge of these files in number order.")))
+        path = self.stand.house_file(house)
+        write_atomic(path, stored_text(round_number, house, check.merged))
+        self.stand = standing(self.game_dir, self.ruleset)
+        return str(path.relative_to(Path(self.game_dir)))
+
+    def _check(self, message: Message, number: int) -> _Check:
+        check = _Check()
+        stand = self.stand
+        state = stand.state
+        if message.problems or message.found is None:
+            for why in message.problems:
+                check.fail("malformed", why)
+            return check
+        if state.phase == "ended":
+            return check.fail("refused", Msg("the game has ended: no submission is taken"))
+        shown = f"message {number} ({message.found.label})"
+        try:
+            doc = parse_text(shown, message.found.text)
+        except InputError as exc:
+            check.problems = list(exc.problems)
+            return check.fail("malformed", Msg("the submission is not readable YAML"))
+        data = dict(doc.data)
+        secret = data.pop("secret", None)
+        withdraw = data.pop("withdraw", None)
+        doc = Document(doc.name, data, doc.sha256,
+                       {p: v for p, v in doc.positions.items() if p[:1] != ("secret",)},
+                       {p: v for p, v in doc.key_positions.items() if p[:1] != ("secret",)})
+        doc, check.renamed, name_problems = ids_from_names(doc, self.names)
+        data = doc.data
+        if "houses" in data:
+            return check.fail("refused", Msg("a message submits for one house: give `house:` and "
+                                             "that house's orders, bids, plans and answers, "
+                                             "not `houses:`"))
+        house = data.get("house")
+        if not isinstance(house, str):
+            return check.fail("refused", Msg("no `house:` line: say which house this submission "
+                                             "is for (`house: stark`)"))
+        check.house = house
+        if house not in state.houses:
+            return check.fail("refused", Msg("'{value}' is not a house in play in this game",
+                                             value=house))
+        if secret is not None and not isinstance(secret, str):
+            return check.fail("refused", Msg("`secret:` must be the text the moderator sent you"))
+        why = _who(message, house, secret, self.players)
+        if why is not None:
+            check.forged = _forged(message, house, secret, self.players)
+            return check.fail("refused", why)
+        if not any(s.secret_sha256 for s in self.players.houses.values()):
+            check.notes.append(Msg("this game keeps no house secrets (no players.yaml, or none in "
+                                   "it): anyone may submit for any house; the moderator sets them "
+                                   "with `agot players --new-secret`"))
+        if name_problems:
+            check.problems = name_problems
+            return check.fail("invalid", Msg("a name in it stands for nothing on the board or in "
                                              "the rules"))
-    found = schema_problems(doc, "orders")
-    if found:
-        check.problems = found
-        return check.fail("malformed", Msg("not the shape of a submission (agot-orders/1)"))
-    others, _ = read_submissions([str(p) for p in board.rd.orders() if p.name != f"{house}.yaml"])
-    result = validate_docs(board.state_doc, [*others, doc], ruleset,
-                           provisional=board.provisional)
-    check.problems = [p for p in result.problems if p.file == doc.name]
-    check.warnings = [p for p in result.warnings if p.file == doc.name]
-    if check.problems:
-        return check.fail("invalid", Msg("`agot validate` refuses it on the board as it stands"))
-    return check
+        if withdraw is not None:
+            data = {**data, "withdraw": withdraw}
+            doc = Document(doc.name, data, doc.sha256, doc.positions, doc.key_positions)
+        found = schema_problems(doc, "orders")
+        if found:
+            check.problems = found
+            return check.fail("malformed", Msg("not the shape of a submission (agot-orders/1)"))
+        for answer_id in data.get("answers") or {}:
+            if str(answer_id).rsplit("/", 1)[-1] != house:
+                return check.fail("refused", Msg("{house} cannot answer {id}: it is another "
+                                                 "house's decision (a house answers only its "
+                                                 "own)", house=house, id=answer_id))
+        if data["round"] != state.round:
+            check.problems = [doc.problem(["round"], Msg(
+                "this submission is for round {round}; the game is at round {now}",
+                round=data["round"], now=state.round))]
+            return check.fail("invalid", Msg("it is for another round than the game's"))
+        data = {k: v for k, v in data.items() if k != "withdraw"}
+        check.doc = Document(doc.name, data, doc.sha256, doc.positions, doc.key_positions)
+        self._merge(message, check, house, [str(w) for w in withdraw or []])
+        if check.verdict != "accepted":
+            return check
+        return self._judge(check, house)
+
+    def _stored_sha256(self, house: str | None) -> str | None:
+        path = self.stand.house_file(house or "")
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+    def _stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
+        """The house's stored parts and the file holding them (None: nothing stored)."""
+        path = self.stand.house_file(house)
+        if not path.is_file():
+            return {}, None
+        try:
+            doc = load_yaml(path, f"{self.stand.rd.name}/orders/{path.name}",
+                            root=Path(self.game_dir))
+        except InputError:
+            return {}, None
+        return parts_of(doc.data), doc
+
+    def _merge(self, message: Message, check: _Check, house: str, withdraw: list[str]) -> None:
+        """Which parts the message changes (RUL-P8-3, RUL-P8-7)."""
+        assert check.doc is not None
+        stored, _ = self._stored(house)
+        plan = plan_merge(stored, parts_of(check.doc.data), withdraw,
+                          closed_parts(self.stand.ledger, house),
+                          self.index.part_times(self.stand.state.round, house),
+                          effective_time(message, self.received))
+        check.taken, check.withdrawn, check.refused, check.same = (
+            plan.taken, plan.withdrawn, plan.refused, plan.same)
+        check.notes.extend(Msg("nothing to withdraw: {part} is not in your stored submission",
+                               part=part) for part in plan.absent)
+        if plan.unknown:
+            check.problems.extend(Problem(check.doc.name, None, None, "$.withdraw", Msg(
+                "'{part}' names no part of a submission (orders, bids.TRACK, wildlings, "
+                "plans.KEY, answers.ID)", part=part)) for part in plan.unknown)
+            check.fail("invalid", Msg("it withdraws something that is not a part"))
+            return
+        check.replaced = [p for p in check.taken if p in stored]
+        check.merged = merged(stored, check.taken, check.withdrawn)
+        if check.refused and not (check.taken or check.withdrawn or check.same):
+            check.fail("refused", Msg("every part it carries stands already"))
+
+    def _judge(self, check: _Check, house: str) -> _Check:
+        """The verdict on the house's merged submission: the stored parts it keeps (their file)
+        and the parts the message takes (located in the message, as the player wrote it)."""
+        assert check.doc is not None and check.merged is not None
+        stand = self.stand
+        _, stored_doc = self._stored(house)
+        keep = {p: v for p, v in check.merged.items() if p not in check.taken}
+        docs: list[Document] = []
+        head = {"format": "agot-orders/1", "round": stand.state.round, "house": house}
+        if keep:
+            docs.append(_with_parts(stored_doc, head, keep,
+                                    f"{stand.rd.name}/orders/{house}.yaml"))
+        if check.taken:
+            docs.append(_with_parts(check.doc, head, check.taken, check.doc.name))
+        if not docs:
+            docs.append(Document(check.doc.name, dict(head), check.doc.sha256,
+                                 check.doc.positions, check.doc.key_positions))
+        others, problems = round_docs(stand, house)
+        result = verdict(stand, [*others, *docs], self.ruleset, problems, [check.doc.name])
+        names = {d.name for d in docs}
+        check.problems = [p for p in result.problems if p.file in names]
+        check.warnings = [w for w in result.warnings if w.file in names]
+        check.owed = result.owed.get(house, [])
+        if check.problems:
+            return check.fail("invalid", Msg("`agot validate` refuses it on the board as it stands"))
+        if not (check.taken or check.withdrawn):
+            check.notes.append(Msg("nothing in it changes your stored submission"))
+        return check
+
+
+def _with_parts(doc: Document | None, head: dict[str, Any], parts: dict[str, Any],
+                name: str) -> Document:
+    """A document holding ``parts`` (positions from ``doc``, where they were written)."""
+    data = submission(head, parts)
+    if doc is None:
+        return Document(name, data, "", {}, {})
+    return Document(name, data, doc.sha256, doc.positions, doc.key_positions)
+
+
+def refusal(part: str, why: tuple[str, Any], round_number: int, index: NameIndex) -> str:
+    """Why a part of a message was not taken, in the current language."""
+    if why[0] == "newer":
+        return _newer(part, why[1], index)
+    return _stands(part, why[1], round_number, index)
+
+
+def _stands(part: str, entry: Entry, round_number: int, index: NameIndex) -> str:
+    """Why a part cannot change: a committed run used it (RUL-P8-7)."""
+    if part == "orders":
+        return tr("your orders were revealed by run {run} of round {round}: they stand",
+                  run=entry.run, round=round_number)
+    if part.startswith(("bids.", "wildlings")):
+        return tr("your {part} was revealed by run {run} of round {round}: it stands",
+                  part=part_words(part, index), run=entry.run, round=round_number)
+    if part.startswith("answers."):
+        return tr("{id} was already decided by run {run} of round {round} ({how}): it stands",
+                  id=entry.id, run=entry.run, round=round_number, how=tr(HOW[entry.by]))
+    return tr("your {part} was used for {id} by run {run} of round {round}: it stands; answer "
+              "the decisions still to come by their ids", part=part_words(part, index),
+              id=entry.id, run=entry.run, round=round_number)
+
+
+HOW = {"answer": N_("an answer"), "plan": N_("a plan"), "default": N_("the default"),
+       "only_option": N_("its only legal option")}
+"""How a recorded decision was resolved, in words."""
+
+
+def _newer(part: str, when: tuple[datetime.datetime, int], index: NameIndex) -> str:
+    return tr("your {part}: your message {number} of {time} is newer and stands",
+              part=part_words(part, index), number=when[1], time=utc_text(when[0]))
 
 
 def _who(message: Message, house: str, secret: str | None, players: Players) -> str | None:
@@ -278,93 +465,41 @@ def _forged(message: Message, house: str, secret: str | None, players: Players) 
     return False
 
 
-def _pending_for(rd: RoundDir, house: str, answered: set[str], sections: set[str]) -> list[str]:
-    """The house's entries in the stopped round's ``pending.yaml`` that this submission does
-    not answer (by id in ``answers:``, or an ``orders`` decision by an ``orders:`` section):
-    what the last run asked; the next run asks again whatever is still missing.
+def owed_lines(stand: Standing, owed: Sequence[dict[str, Any]]) -> list[str]:
+    """What a house still owes at the stop, in the current language: each decision's id and
+    the prompt as ``pending.yaml`` words it when that is the reader's language, else its kind
+    (the house's mail has the question in full)."""
+    from agot_adjudicator.render.i18n import recorded_language
+    from agot_adjudicator.render.report import decision_kind, lang
 
-    Each is its id and the prompt as ``pending.yaml`` words it (in the language of the run that
-    wrote it, its report's); for a house that reads another language, its id and its kind in
-    that language (the house's mail has the question in full)."""
-    if not rd.pending.is_file():
-        return []
-    try:
-        doc = load_yaml(rd.pending, root=rd.path.parent)
-    except InputError:
-        return [tr("{file} cannot be read: ask the moderator", file=rd.pending.name)]
+    rd = stand.rd
     try:
         written_in = recorded_language(rd.report.read_text(encoding="utf-8")
                                        if rd.report.is_file() else None)
     except (OSError, UnicodeDecodeError):
         written_in = "en"
     out = []
-    for entry in doc.data.get("pending") or []:
-        if not isinstance(entry, dict) or entry.get("house") != house:
-            continue
-        if entry.get("id") in answered or (entry.get("kind") == "orders" and "orders" in sections):
-            continue
-        if written_in == lang():
-            out.append(f"{entry.get('id')}: {entry.get('prompt', '')}".rstrip(": "))
+    for entry in owed:
+        ident, kind = entry.get("id"), str(entry.get("kind"))
+        if kind == "orders" and not stand.stopped:
+            out.append(tr("orders for round {round} (planning phase)", round=stand.state.round))
+        elif written_in == lang():
+            out.append(f"{ident}: {entry.get('prompt', '')}".rstrip(": "))
         else:
-            out.append(tr("{decision} ({kind})", decision=entry.get("id"),
-                          kind=decision_kind(str(entry.get("kind")))))
+            out.append(tr("{decision} ({kind})", decision=ident, kind=decision_kind(kind)))
+        if entry.get("reason"):
+            out[-1] += f" ({entry['reason']})"
     return out
 
 
-def _process(game_dir: str, folder: Path, message: Message, board: _Board, players: Players,
-             index: NameIndex, ruleset: Ruleset, received: datetime.datetime,
-             fallback: str = "en") -> Outcome:
-    number = _next_number(folder)
-    raw = message.incoming.raw
-    digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
-    stem = f"{number:04d}-{digest[:8]}" if digest else f"{number:04d}-unreadable"
-    kept = None
-    if raw is not None:
-        kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
-        write_bytes_atomic(folder / kept, raw)
-    check = _check(message, board, players, index, ruleset)
-    stored = None
-    replaced = False
-    rd = board.rd
-    house = check.house
-    if check.verdict == "accepted" and house is not None and check.data is not None:
-        path = rd.orders_dir / f"{house}.yaml"
-        replaced = path.exists()
-        header = (f"{house}'s submission for round {check.data.get('round')}, taken by agot "
-                  f"inbox from\n{MESSAGES}/{kept} (sha256 {digest}),\nreceived "
-                  f"{utc_text(received)}. Display names are turned into ids and the secret is "
-                  "left out;\nthe message itself is kept in the messages folder.")
-        write_atomic(path, dump_yaml(check.data, header=header))
-        stored = str(path.relative_to(Path(game_dir)))
-    settings = players.houses.get(house) if house is not None else None
-    tag = settings.language if settings is not None else None
-    lang = language_of_tag(tag) if tag else fallback
-    with Names(ruleset, lang).speaking():
-        receipt = _receipt(number, kept, digest, received, message, check, board, index, stored,
-                           replaced)
-    receipt_file = f"{stem}.receipt.txt"
-    write_atomic(folder / receipt_file, receipt)
-    entry = {"n": number, "file": kept, "receipt": receipt_file, "sha256": digest,
-             "received": utc_text(received), "source": message.incoming.name,
-             "from": message.sender, "date": utc_text(message.date) if message.date else None,
-             "message_id": message.message_id, "house": house, "verdict": check.verdict,
-             "reason": "; ".join(check.reasons) or None, "forged": check.forged or None,
-             "round": board.state.round, "stored": stored}
-    index_path = folder / INDEX
-    before = index_path.read_text(encoding="utf-8") if index_path.is_file() else ""
-    write_atomic(index_path, before + json.dumps(entry, ensure_ascii=False) + "\n")
-    return Outcome(number, message.incoming.name, check.verdict, kept, receipt_file, receipt,
-                   house, message.sender, stored, check.reasons)
-
-
 def _receipt(number: int, kept: str | None, digest: str | None, received: datetime.datetime,
-             message: Message, check: _Check, board: _Board, index: NameIndex,
-             stored: str | None, replaced: bool) -> str:
+             message: Message, check: _Check, stand: Standing, index: NameIndex,
+             stored: str | None) -> str:
     """The receipt of one message, in the language of the current :class:`Names` (the
     house's ``players.yaml`` language, else the language of the run)."""
-    state = board.state
+    state = stand.state
     head = [tr("agot inbox receipt {number}: message {name}", number=number,
-               name=kept or message.incoming.name),
+               name=kept or f"{number:04d}"),
             tr("Received: {when}", when=utc_text(received))]
     if digest:
         head.append(f"SHA-256: {digest}")
@@ -373,19 +508,23 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     if message.subject:
         head.append(tr("Subject: {subject}", subject=message.subject))
     verdicts = {"accepted": N_("ACCEPTED"), "invalid": N_("NOT ACCEPTED (invalid)"),
-                "refused": N_("REFUSED"), "malformed": N_("NOT ACCEPTED (malformed)")}
-    verdict = tr("Verdict: {verdict}", verdict=tr(verdicts[check.verdict]))
+                "refused": N_("REFUSED"), "malformed": N_("NOT ACCEPTED (malformed)"),
+                "duplicate": N_("RECEIVED BEFORE")}
+    verdict_line = tr("Verdict: {verdict}", verdict=tr(verdicts[check.verdict]))
     if stored:
-        verdict += tr(": stored as {path}", path=stored) + (
-            tr(", replacing the house's earlier submission") if replaced else "")
-    elif check.verdict != "accepted":
-        verdict += tr(": nothing stored") + (tr(" (the house's earlier submission, if any, still "
-                                                "counts)") if check.verdict == "invalid" else "")
-    head.append(verdict)
+        verdict_line += tr(": stored as {path}", path=stored)
+    elif check.verdict == "accepted":
+        verdict_line += tr(": nothing changed")
+    elif check.verdict != "duplicate":
+        verdict_line += tr(": nothing stored") + (
+            tr(" (the house's earlier submission, if any, still counts)")
+            if check.verdict == "invalid" else "")
+    head.append(verdict_line)
     sections: list[tuple[str, list[str]]] = [
-        (tr("Why:"), [say(r) for r in check.reasons]),
+        (tr("Why:"), [str(_say(r)) for r in check.reasons]),
         (tr("Problems:"), [problem_text(p) for p in check.problems])]
-    if check.verdict == "refused" or check.data is None:
+    if check.house is None or check.verdict in ("duplicate", "malformed") or (
+            check.verdict == "refused" and check.merged is None):
         return receipt_text(head, sections)  # to the sender only: nothing of the game's state
     house = check.house
     chinese = speaker() is not None
@@ -393,63 +532,80 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     phase = tr(PHASE_TITLES.get(state.phase, state.phase)) if chinese else state.phase
     head.insert(len(head) - 1, tr("Game: {game}, round {round}, {phase} phase", game=state.game_id,
                                   round=state.round, phase=phase)
-                + (tr(" (stopped on pending decisions)") if board.rd.pending.is_file() else ""))
-    sections.insert(0, (tr("Your submission ({house}), in words:", house=who),
-                        echo_lines(check.data, index) or [tr("nothing (no orders, bids, plans "
-                                                             "or answers)")]))
-    sections.insert(1, (tr("Names turned into ids:"),
+                + (tr(" (stopped on pending decisions)") if stand.stopped else ""))
+    change = [tr("replaces your {part}", part=part_words(p, index)) for p in check.replaced]
+    change += [tr("adds your {part}", part=part_words(p, index)) for p in check.taken
+               if p not in check.replaced]
+    change += [tr("withdraws your {part}", part=part_words(p, index)) for p in check.withdrawn]
+    change += [tr("your {part}: already so, nothing to change", part=part_words(p, index))
+               for p in check.same]
+    change += [tr("not taken: {why}", why=refusal(p, why, state.round, index))
+               for p, why in check.refused.items()]
+    sections.insert(0, (tr("This message:"), change or [tr("nothing (no orders, bids, plans "
+                                                           "or answers)")]))
+    if check.verdict == "accepted" and check.merged is not None:
+        data = submission({}, check.merged)
+        sections.insert(1, (tr("Your submission ({house}) as it stands now, in words:", house=who),
+                            echo_lines(data, index) or [tr("nothing (no orders, bids, plans or "
+                                                           "answers)")]))
+    sections.insert(2, (tr("Names turned into ids:"),
                         [f"{r.written} -> {r.id}" for r in check.renamed]))
     if check.verdict == "accepted":
-        sections.append((tr("Check (agot validate on the board as it stands):"),
+        sections.append((tr("Check (on the board as it stands at the current stop):"),
                          [tr("ok")] + [tr("warning: {warning}", warning=problem_text(w))
                                        for w in check.warnings]))
-    given = check.data if check.verdict == "accepted" else {}
-    asked = _pending_for(board.rd, str(house), set(given.get("answers") or {}), set(given))
-    if state.phase == "planning" and not board.rd.pending.is_file() and not (
-            check.verdict == "accepted" and "orders" in check.data) and not _has_orders(
-            board.rd, str(house), stored):
-        asked.insert(0, tr("orders for round {round} (planning phase)", round=state.round))
-    sections.append((tr("Still asked of {house}:", house=who), asked or [tr("nothing for now")]))
-    sections.append((tr("Notes:"), [say(n) for n in check.notes]))
+        sections.append((tr("Still asked of {house}:", house=who),
+                         owed_lines(stand, check.owed) or [tr("nothing for now")]))
+    sections.append((tr("Notes:"), [str(_say(n)) for n in check.notes]))
     return receipt_text(head, sections)
 
 
-def _has_orders(rd: RoundDir, house: str, stored: str | None) -> bool:
-    """Whether the house's stored file of this round gives orders."""
-    path = rd.orders_dir / f"{house}.yaml"
-    if not path.is_file():
-        return False
-    try:
-        return "orders" in load_yaml(path).data
-    except InputError:
-        return False
+def _say(text: str) -> str:
+    from agot_adjudicator.render.report import say
+
+    return say(text)
 
 
-def inbox_received(path: Path) -> datetime.datetime | None:
-    """When the message behind an orders file that ``agot inbox`` stored was received (the
-    ``received`` of its line in ``GAME/messages/index.jsonl``, P8), or None for a file put there
-    another way. The file's header names the kept message and its SHA-256; both must match a
-    line of the index."""
-    try:
-        with path.open(encoding="utf-8") as fh:
-            head = fh.read(2048)
-    except (OSError, UnicodeDecodeError):
+def inbox_received(game_dir: str | Path, round_number: int, house: str,
+                   path: Path) -> datetime.datetime | None:
+    """When the last message that changed ``house``'s stored submission for a round was
+    received (``GAME/messages/index.jsonl``, P8), or None when none did or the file ``path``
+    is no longer what that message stored (edited by hand)."""
+    from agot_adjudicator.io.clock import parse_utc
+
+    entry = Index.read(game_dir).latest(round_number, house)
+    if entry is None or not path.is_file() \
+            or entry.get("stored_sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
         return None
-    found = re.search(r"taken by agot inbox from\n# " + MESSAGES + r"/(\S+) \(sha256 ([0-9a-f]{64})\)",
-                      head)
-    if found is None:
-        return None
-    index = path.parent.parent.parent / MESSAGES / INDEX
-    try:
-        lines = index.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    for line in reversed(lines):
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if (isinstance(entry, dict) and entry.get("file") == found[1]
-                and entry.get("sha256") == found[2] and isinstance(entry.get("received"), str)):
-            return parse_utc(entry["received"])
-    return None
+    return parse_utc(str(entry.get("received")))
+
+
+def received_files(folder: Path) -> dict[str, list[Path]]:
+    """The ``round-NN/received/NNNN-HOUSE.yaml`` files per house, in number order."""
+    out: dict[str, list[Path]] = {}
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        stem = path.stem.split("-", 1)
+        if path.suffix == ".yaml" and len(stem) == 2 and stem[0].isdigit():
+            out.setdefault(stem[1], []).append(path)
+    return out
+
+
+def merge_received(paths: Sequence[Path], root: Path) -> dict[str, Any]:
+    """The merge of a house's received parts in number order (what its stored file holds)."""
+    parts: dict[str, Any] = {}
+    for path in paths:
+        data = load_yaml(path, root=root).data
+        parts = merged(parts, parts_of(data), [str(w) for w in data.get("withdraw") or []])
+    return parts
+
+
+def stored_text(round_number: int, house: str, parts: dict[str, Any]) -> str:
+    """The bytes ``agot inbox`` writes for a house's merged submission."""
+    head = {"format": "agot-orders/1", "round": round_number, "house": house}
+    return dump_yaml(submission(head, parts), header=(
+        f"{house}'s submission for round {round_number}: what its accepted messages add up\n"
+        f"to, part by part (round-NN/{RECEIVED}/), as agot inbox stored it: display names\n"
+        "are turned into ids and the secret is left out; the messages are kept in the\n"
+        "messages folder."))

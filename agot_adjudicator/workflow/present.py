@@ -157,15 +157,6 @@ def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = Non
     return Board(doc, GameState.from_dict(doc.data), True, notes)
 
 
-def validation_board(now: BoardNow, board: Board, ruleset: Ruleset) -> tuple[Path, Board]:
-    """The state file and board ``validate --game`` (and ``status``) check submissions against
-    (docs/protocol.md P4): ``board``, the board as it stands now, except for a round stopped in
-    the action phase, whose orders are placed: then its ``state.yaml``, as adjudicate reads them."""
-    if board.provisional and board.state.phase == "action":
-        return now.round.state, load_board(now.round.state, ruleset)
-    return now.path, board
-
-
 def map_svg(board: Board, ruleset: Ruleset, house: str | None = None,
             orders: bool = False, lang: str = "en") -> str:
     """``agot map``: the SVG picture of a board (:func:`load_board`; see

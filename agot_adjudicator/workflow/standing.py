@@ -32,7 +32,14 @@ from agot_adjudicator.engine.round import Result, resolve
 from agot_adjudicator.errors import InputError, MalformedInput, Problem
 from agot_adjudicator.io.gamedir import RoundDir, board_now
 from agot_adjudicator.io.ledger import Entry, Ledger, read_ledger
-from agot_adjudicator.io.parts import part_path, section_part, used_parts
+from agot_adjudicator.io.parts import (
+    is_part_name,
+    part_path,
+    parts_of,
+    section_part,
+    submission,
+    used_parts,
+)
 from agot_adjudicator.io.reading import Document
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.submissions import (
@@ -42,6 +49,7 @@ from agot_adjudicator.io.submissions import (
     order_problems,
 )
 from agot_adjudicator.io.validation import state_problems
+from agot_adjudicator.model.naming import NameIndex
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import Msg
@@ -224,8 +232,13 @@ def check_run(stand: Standing, subs: Submissions, ruleset: Ruleset,
 
 
 def verdict(stand: Standing, docs: Sequence[Document], ruleset: Ruleset,
-            load_problems: Sequence[Problem] = ()) -> Verdict:
-    """The one verdict on the round's submission documents ``docs`` (see the module doc)."""
+            load_problems: Sequence[Problem] = (), new: Sequence[str] = ()) -> Verdict:
+    """The one verdict on the round's submission documents ``docs`` (see the module doc).
+
+    ``new``: the documents (by name) that arrive now — a message's parts, the files given to
+    ``validate --game``: orders or a bid in them that do not fit what the stop asks are errors.
+    The same in a part stored before the stop is what the stop asks again (a warning, and the
+    house owes it)."""
     out = Verdict(problems=list(load_problems), malformed=list(load_problems))
     state = stand.state
     subs, problems = collect(docs, state, ruleset)
@@ -237,7 +250,7 @@ def verdict(stand: Standing, docs: Sequence[Document], ruleset: Ruleset,
         board = _board_at_stop(stand, subs, ruleset, out)
         if board is None:
             return out
-        _stop_checks(stand, subs, ruleset, out)
+        _stop_checks(stand, subs, ruleset, out, new)
     elif not out.problems and state.phase == "westeros":
         for house in state.order_of_play():
             section = subs.sections.get(house)
@@ -265,9 +278,11 @@ def _board_at_stop(stand: Standing, subs: Submissions, ruleset: Ruleset,
     return result.state
 
 
-def _stop_checks(stand: Standing, subs: Submissions, ruleset: Ruleset, out: Verdict) -> None:
+def _stop_checks(stand: Standing, subs: Submissions, ruleset: Ruleset, out: Verdict,
+                 new: Sequence[str]) -> None:
     """The check run up to the committed stop's decisions: illegal answers; orders and bids
-    the stop asks for that do not fit (errors); plans that do not fit (warnings)."""
+    the stop asks for that do not fit (errors in a ``new`` document); plans that do not fit
+    (warnings)."""
     stop = stand.stop_ids()
     try:
         result = check_run(stand, subs, ruleset, stop)
@@ -287,7 +302,8 @@ def _stop_checks(stand: Standing, subs: Submissions, ruleset: Ruleset, out: Verd
             continue
         message = Msg("{id}: {reason}", id=request.id, reason=pending.reason)
         problem = where[0].problem(where[1], message)
-        (out.problems if request.kind in STOP_ERROR_KINDS else out.warnings).append(problem)
+        error = request.kind in STOP_ERROR_KINDS and where[0].name in new
+        (out.problems if error else out.warnings).append(problem)
     out.still = list(result.pending)
 
 
@@ -304,6 +320,62 @@ def closed_parts(ledger: Ledger, house: str) -> dict[str, Entry]:
     """The parts of ``house`` that stand: used by a committed run (RUL-P8-7), with the
     recorded decision that used each first."""
     return _closed(ledger).get(house, {})
+
+
+@dataclass
+class MergePlan:
+    """What a message (or a file given to ``validate --game``) changes in a house's stored
+    submission, part by part (RUL-P8-3, RUL-P8-7)."""
+
+    taken: dict[str, Any] = field(default_factory=dict)
+    withdrawn: list[str] = field(default_factory=list)
+    refused: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    """Not taken: ``("stands", ledger entry)`` or ``("newer", (time, message number))``."""
+    same: list[str] = field(default_factory=list)
+    """Parts it carries that are stored with that value already."""
+    absent: list[str] = field(default_factory=list)
+    """Parts it withdraws that are not stored."""
+    unknown: list[str] = field(default_factory=list)
+    """What it withdraws that names no part."""
+
+
+_ABSENT = object()
+
+
+def plan_merge(stored: dict[str, Any], parts: dict[str, Any], withdraw: Sequence[str],
+               closed: dict[str, Entry], times: dict[str, tuple[Any, int]] | None = None,
+               mine: Any = None) -> MergePlan:
+    """Which of ``parts`` (and of the parts named in ``withdraw``) change ``stored``: a part
+    a committed run used stands (``closed``: it may be sent again unchanged); a part a newer
+    message gave stands (``times``: when each stored part last changed, compared with
+    ``mine``); the rest is taken or withdrawn."""
+    plan = MergePlan()
+    times = times or {}
+    for part, value in parts.items():
+        if part in closed:
+            was = stored.get(part, closed[part].value if part.startswith("answers.") else _ABSENT)
+            if was == value:
+                plan.same.append(part)
+            else:
+                plan.refused[part] = ("stands", closed[part])
+        elif part in times and mine is not None and times[part][0] > mine:
+            plan.refused[part] = ("newer", times[part])
+        elif stored.get(part, _ABSENT) == value:
+            plan.same.append(part)
+        else:
+            plan.taken[part] = value
+    for part in withdraw:
+        if not is_part_name(part):
+            plan.unknown.append(part)
+        elif part in closed:
+            plan.refused[part] = ("stands", closed[part])
+        elif part in times and mine is not None and times[part][0] > mine:
+            plan.refused[part] = ("newer", times[part])
+        elif part in stored:
+            plan.withdrawn.append(part)
+        else:
+            plan.absent.append(part)
+    return plan
 
 
 def _in_closed(problem: Problem, closed: dict[str, Entry], doc_paths: dict[str, str]) -> bool:
@@ -355,12 +427,15 @@ def _owed(stand: Standing, subs: Submissions, out: Verdict) -> None:
         entries = [{"id": f"r{state.round}/orders/{h}", "house": h, "kind": "orders",
                     "default": {}} for h in state.order_of_play()]
     still = {p.request.id: p for p in out.still}
+    refused = {p.file for p in out.problems}
     for entry in entries:
         house, ident, kind = str(entry.get("house")), str(entry.get("id")), str(entry.get("kind"))
         if ident in out.resolved:
             continue
         pending: PendingDecision | None = still.get(ident)
-        if pending is None and (ident in subs.answers or _has_part(subs, house, ident, kind)):
+        answer = subs.answers.get(ident)
+        answered = answer is not None and answer.source.doc.name not in refused
+        if pending is None and (answered or _has_part(subs, house, ident, kind, refused)):
             continue
         if pending is not None and pending.reason is None and ident in subs.answers:
             continue
@@ -369,6 +444,76 @@ def _owed(stand: Standing, subs: Submissions, out: Verdict) -> None:
             else {**entry, "reason": str(pending.reason)})
 
 
-def _has_part(subs: Submissions, house: str, ident: str, kind: str) -> bool:
+def _has_part(subs: Submissions, house: str, ident: str, kind: str,
+              refused: set[str]) -> bool:
+    """Whether a file without problems gives the section or plan that answers a decision."""
     part = section_part(ident, kind)
-    return part is not None and part_source(subs, house, part) is not None
+    where = part_source(subs, house, part) if part is not None else None
+    return where is not None and where[0].name not in refused
+
+
+def stands_message(part: str, entry: Entry, round_number: int) -> Msg:
+    """A located problem's words for a part that cannot change (RUL-P8-7)."""
+    return Msg("{part} was used by run {run} of round {round} ({id}): what a committed run "
+               "used stands (RUL-P8-7)", part=part, run=entry.run, round=round_number,
+               id=entry.id)
+
+
+def check_files(game_dir: str, ruleset: Ruleset, paths: Sequence[str],
+                names: NameIndex | None = None,
+                notes: list[Problem] | None = None) -> Verdict:
+    """``agot validate --game DIR FILE...``: each FILE checked as ``agot inbox`` would check it
+    as a message of its house — merged part by part over the house's stored submission, a part
+    already used standing — with the one verdict; a file without ``house:`` (the moderator's
+    answers) is checked beside the round's files. Without FILEs, the round's own files."""
+    stand = standing(game_dir, ruleset)
+    if not paths:
+        docs, problems = round_docs(stand)
+        return verdict(stand, docs, ruleset, problems)
+    given, load_problems = read_submissions(list(paths), names, notes)
+    replaced: dict[str, list[Document]] = {}
+    extra: list[Document] = []
+    refused: list[Problem] = []
+    for doc in given:
+        house = doc.data.get("house")
+        if not isinstance(house, str) or house not in stand.state.houses:
+            extra.append(doc)
+            continue
+        stored_doc = _stored_doc(stand, house)
+        stored = parts_of(stored_doc.data) if stored_doc is not None else {}
+        data = dict(doc.data)
+        withdraw = [str(w) for w in data.pop("withdraw", None) or []]
+        plan = plan_merge(stored, parts_of(data), withdraw, closed_parts(stand.ledger, house))
+        for part, (_, entry) in plan.refused.items():
+            refused.append(doc.problem(part_path(part), stands_message(part, entry,
+                                                                        stand.state.round)))
+        for part in plan.unknown:
+            refused.append(doc.problem(["withdraw"], Msg(
+                "'{part}' names no part of a submission (orders, bids.TRACK, wildlings, "
+                "plans.KEY, answers.ID)", part=part)))
+        head = {"format": "agot-orders/1", "round": data["round"], "house": house}
+        keep = {p: v for p, v in stored.items() if p not in plan.taken
+                and p not in plan.withdrawn}
+        docs = replaced.setdefault(house, [])
+        if keep and stored_doc is not None:
+            docs.append(Document(stored_doc.name, submission(head, keep), stored_doc.sha256,
+                                 stored_doc.positions, stored_doc.key_positions))
+        docs.append(Document(doc.name, {**submission(head, plan.taken),
+                                        **{k: data[k] for k in ("round",) if k in data}},
+                             doc.sha256, doc.positions, doc.key_positions))
+    files = [p for p in stand.files if not any(p == stand.house_file(h) for h in replaced)]
+    base, problems = read_submissions([str(p) for p in files])
+    docs = [*base, *(d for h in replaced for d in replaced[h]), *extra]
+    out = verdict(stand, docs, ruleset, [*problems, *load_problems], [d.name for d in given])
+    out.problems[:0] = refused
+    return out
+
+
+def _stored_doc(stand: Standing, house: str) -> Document | None:
+    path = stand.house_file(house)
+    if not path.is_file():
+        return None
+    try:
+        return read_yaml(str(path))
+    except InputError:
+        return None

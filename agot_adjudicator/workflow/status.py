@@ -1,11 +1,11 @@
 """``agot status --game DIR``: who has sent what for the current round, and what each house owes.
 
-Built only from what the game directory already says (docs/protocol.md P4, P7):
-the current round's ``pending.yaml`` (the decisions the last run stopped on), the
-submissions in ``round-NN/orders/`` checked by the validate workflow against the
-board as it stands (:func:`~agot_adjudicator.io.gamedir.board_now`, as ``agot validate
---game``), and the deadline of ``GAME/players.yaml``. It never runs the round further:
-a run in memory would tell, from unrevealed orders, which battles are coming.
+Built only from what the game directory already says (docs/protocol.md P4, P7): the
+current round's ``pending.yaml`` (the decisions the last run stopped on), its ledger (what
+the committed runs resolved and defaulted), the submissions in ``round-NN/orders/`` with
+the one verdict every command gives (:func:`~agot_adjudicator.workflow.standing.verdict`),
+and the deadline of ``GAME/players.yaml``. It never runs the round past its stop: a run
+in memory would tell, from unrevealed orders, which battles are coming.
 
 What it prints is public (P7): houses, file names, times, valid or not with counts of
 problems (never their text, which quotes the submission), pending decision ids and kinds
@@ -23,15 +23,14 @@ from typing import Any
 
 from agot_adjudicator.errors import InputError
 from agot_adjudicator.io.clock import parse_utc, utc_text
-from agot_adjudicator.io.gamedir import BoardNow, board_now
 from agot_adjudicator.io.players import read_players
-from agot_adjudicator.io.submissions import HouseSection, collect
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.report import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
 from agot_adjudicator.render.report import house as house_name
-from agot_adjudicator.workflow.present import load_board, validation_board
-from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_files
+from agot_adjudicator.workflow.inbox import inbox_received
+from agot_adjudicator.workflow.standing import round_docs, standing, verdict
+from agot_adjudicator.workflow.validate import read_yaml
 
 
 def file_time(path: Path) -> datetime.datetime:
@@ -40,28 +39,9 @@ def file_time(path: Path) -> datetime.datetime:
     return datetime.datetime.fromtimestamp(int(stamp), tz=datetime.UTC)
 
 
-def received_at(path: Path) -> datetime.datetime:
-    """When a submission file was received, the one time source of ``agot status``: for a file
-    ``agot inbox`` stored, its message's receive time (``GAME/messages/index.jsonl``, P8); else
-    the file's modification time."""
-    from agot_adjudicator.workflow.inbox import inbox_received
-
-    return inbox_received(path) or file_time(path)
-
-
 def iso(when: datetime.datetime | None) -> str | None:
     """``2026-12-03T18:00:00Z`` (:func:`~agot_adjudicator.io.clock.utc_text`), None for none."""
     return None if when is None else utc_text(when)
-
-
-PLAN_OF_KIND = {
-    "raven": "raven", "raid_next": "raids", "march_next": "marches", "raid": "raids",
-    "march": "marches", "support": "support", "house_card": "house_cards", "blade": "blade",
-    "casualties": "casualties", "retreat_losses": "casualties", "retreat": "retreats",
-    "card_choice": "card_choices", "supply_reduction": "supply_reductions", "muster": "musters",
-    "tie_break": "tie_break", "wildling_reward": "wildling_reward",
-    "wildling_losses": "wildling_losses"}
-"""The ``plans`` key that answers a decision kind (docs/protocol.md P1's table)."""
 
 
 def _plain(value: Any) -> str:
@@ -145,16 +125,31 @@ class Owed:
         return {"id": self.id, "kind": self.kind, "what": self.what, "default": self.default}
 
 
+@dataclass(frozen=True)
+class Defaulted:
+    """A decision of the round that a committed run defaulted (``--nmr``, ``--defaults``):
+    recorded in the ledger, applied again by every later run (RUL-P2-2)."""
+
+    id: str
+    kind: str
+    run: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "run": self.run}
+
+
 @dataclass
 class HouseStatus:
     house: str
     files: list[FileStatus] = field(default_factory=list)
     owes: list[Owed] = field(default_factory=list)
     late: bool = False
+    defaulted: list[Defaulted] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"house": self.house, "files": [f.to_dict() for f in self.files],
-                "owes": [o.to_dict() for o in self.owes], "late": self.late}
+                "owes": [o.to_dict() for o in self.owes], "late": self.late,
+                "defaulted": [d.to_dict() for d in self.defaulted]}
 
 
 @dataclass
@@ -201,54 +196,20 @@ def _house_of(path: Path, houses: list[str]) -> str | None:
     return path.stem if path.stem in houses else None
 
 
-def _pending_entries(now: BoardNow) -> tuple[list[dict[str, Any]], datetime.datetime | None]:
-    """The decisions the last run stopped on (``pending.yaml``: id, house, kind, reason,
-    default) and when it stopped; ([], None) when the round is not stopped."""
-    path = now.round.pending
-    if not path.is_file():
-        return [], None
-    doc = read_yaml(str(path))
-    # A question asked ahead (RUL-P1-4, RUL-4.6-1) is not owed, and its id may name a battle not
-    # yet fought: status, which is public, leaves it out as the public report does.
-    entries = [e for e in doc.data.get("pending") or [] if isinstance(e, dict) and not e.get("ahead")]
-    return entries, file_time(path)
-
-
-def _covering_source(section: HouseSection | None, entry: dict[str, Any]) -> Path | None:
-    """The file whose section of a house's merged submissions answers this pending decision
-    (P1's table: ``orders:``, ``bids:`` TRACK, ``wildlings:``, the plan key); None if none."""
-    if section is None:
-        return None
-    kind, ident = entry.get("kind"), str(entry.get("id"))
-    if kind == "orders":
-        tag = "orders" if section.orders is not None else None
-    elif kind == "bid" and "/wildlings/" in ident:
-        tag = "wildlings" if section.wildlings is not None else None
-    elif kind == "bid":
-        track = ident.split("/clash_of_kings/")[-1].split("/")[0]
-        tag = "bids" if section.bids is not None and track in section.bids else None
-    else:
-        key = PLAN_OF_KIND.get(str(kind))
-        tag = f"plans.{key}" if key is not None and key in section.plans else None
-    source = section.sources.get(tag) if tag else None
-    return None if source is None else Path(source.doc.name)
-
-
 def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
                 lang: str = "en") -> GameStatus:
     """The status of the current round of ``game_dir`` at time ``now`` (see the module doc);
-    ``lang``: the language of each default in words."""
-    where = board_now(game_dir)
-    board = load_board(where.path, ruleset, now=where)
-    state = board.state
+    ``lang``: the language of each default in words. Validity and what is owed come from the
+    one verdict ``inbox``, ``validate --game`` and ``adjudicate --game`` give
+    (:func:`~agot_adjudicator.workflow.standing.verdict`)."""
+    stand = standing(game_dir, ruleset)
+    state = stand.state
     houses = state.order_of_play()
     players = read_players(game_dir)
     deadline = parse_utc(players.deadline) if players.deadline else None
-    entries, stopped_at = _pending_entries(where)
-    files = where.round.orders()
-    # The validate workflow, against the board as `agot validate --game` checks it (P4).
-    against, checked = validation_board(where, board, ruleset)
-    result = validate_files(str(against), [str(p) for p in files], ruleset, board=checked.state)
+    files = stand.files
+    docs, load_problems = round_docs(stand)
+    result = verdict(stand, docs, ruleset, load_problems)
     by_file: dict[str, list[int]] = {str(p): [0, 0] for p in files}
     for problem in result.problems:
         by_file.setdefault(problem.file, [0, 0])[0] += 1
@@ -259,39 +220,34 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
     for path in files:
         house = _house_of(path, houses)
         problems, warnings = by_file[str(path)]
-        info = FileStatus(file_name_text(path.name), house, received_at(path), problems == 0,
-                          problems, warnings)
+        when = (inbox_received(game_dir, state.round, house, path)
+                if house is not None and path == stand.house_file(house) else None) \
+            or file_time(path)
+        info = FileStatus(file_name_text(path.name), house, when, problems == 0, problems,
+                          warnings)
         (status[house].files if house is not None else others).append(info)
-    # What the valid files submit, merged as adjudicate merges them (io.submissions.collect).
-    docs, _ = read_submissions([str(p) for p in files if by_file[str(p)][0] == 0])
-    subs, _ = collect(docs, state, ruleset)
     if state.phase == "ended":
         stage = "ended"
-    elif entries:
+    elif stand.stopped:
         stage = "stopped"
     elif state.phase == "planning":
         stage = "waiting for orders"
-        entries = [{"id": f"r{state.round}/orders/{h}", "house": h, "kind": "orders",
-                    "default": {}} for h in houses]
     else:
         stage = "not run"
-    for entry in entries:
-        house = entry.get("house")
-        if house not in status or str(entry.get("id")) in subs.answers:
-            continue
-        source = _covering_source(subs.sections.get(house), entry)
-        if source is not None and (not entry.get("reason") or stopped_at is None
-                                   or received_at(source) > stopped_at):
-            continue
-        kind = str(entry.get("kind"))
-        with Names(ruleset, lang).speaking():
-            words = default_words(kind, entry.get("default"))
-        status[house].owes.append(Owed(str(entry["id"]), kind, words))
+    with Names(ruleset, lang).speaking():
+        for house in houses:
+            for entry in result.owed.get(house, []):
+                kind = str(entry.get("kind"))
+                status[house].owes.append(Owed(str(entry["id"]), kind,
+                                               default_words(kind, entry.get("default"))))
+            status[house].defaulted = [
+                Defaulted(e.id, e.kind, e.run) for e in stand.ledger.of(house) if e.by == "default"]
     if deadline is not None and now > deadline:
         for h in status.values():
             h.late = bool(h.owes)
+    pending = len([e for e in stand.pending if not e.get("ahead")])
     return GameStatus(str(game_dir), state.round, state.phase, stage,
-                      len(entries) if stage == "stopped" else 0, deadline, now,
+                      pending if stage == "stopped" else 0, deadline, now,
                       list(status.values()), others)
 
 
@@ -365,6 +321,9 @@ def _status_text(status: GameStatus, name: Any) -> str:
         if h.late:
             lines.append(tr("  --nmr {house} would apply:", house=h.house))
             lines.extend(f"    {o.id}: {o.default}" for o in h.owes)
+        if h.defaulted:
+            lines.append(tr("  defaulted (recorded, applied again by every run): {ids}",
+                            ids=", ".join(f"{d.id} (run {d.run})" for d in h.defaulted)))
     if s.others:
         lines.append("")
         lines.append(tr("other files (the moderator's, or for no house in play)"))
