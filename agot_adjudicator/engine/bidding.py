@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from agot_adjudicator.engine.context import Context
@@ -293,7 +294,9 @@ def _ties_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecisi
         wildling_bids = known[-1]
         assert wildling_bids is not None
         out += wild.decisions_ahead(ctx, wildling_bids, holder)
-    return out
+    # Their existence comes from bids not revealed yet: asked ahead, never named in public
+    # (P7, RUL-3.6-3).
+    return [replace(d, ahead=True) for d in out]
 
 
 def resolve_clash_of_kings(ctx: Context) -> None:

@@ -46,6 +46,7 @@ the card modules.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from agot_adjudicator.engine import bidding, mustering, supply, wildlings
 from agot_adjudicator.engine.board import controlled_areas, gain_power
@@ -152,6 +153,11 @@ def resolve_card(ctx: Context, deck: str, card: str) -> None:
     ctx.emit("westeros_card_to_bottom", "R3.1", deck=deck, card=card)
 
 
+BID_DEPENDENT = ("tie_break", "wildling_reward", "wildling_losses")
+"""Decision kinds that exist only because of bids not revealed yet: gathered ahead, they are
+marked asked ahead, so that no public output names them (P7)."""
+
+
 def lookahead(ctx: Context, decks: Sequence[str]) -> list[PendingDecision]:
     """Pending decisions of the cards of ``decks`` that the blocked units-only card cannot change.
 
@@ -166,7 +172,8 @@ def lookahead(ctx: Context, decks: Sequence[str]) -> list[PendingDecision]:
         try:
             resolve_card(scratch, deck, scratch.state.revealed[deck])
         except Pending as pending:
-            return [d for d in pending.decisions if d.request.kind not in UNIT_DEPENDENT]
+            return [replace(d, ahead=True) if d.request.kind in BID_DEPENDENT else d
+                    for d in pending.decisions if d.request.kind not in UNIT_DEPENDENT]
         except (AnswerError, GameOver):
             return []
     return []

@@ -83,6 +83,9 @@ class RoundCommit:
     next_round: str | None = None
     next_state: str | None = None
     next_orders: bool = True
+    next_files: dict[str, str] | None = None
+    """Files of the next round besides its state (``orders/HOUSE.yaml`` and
+    ``received/0000-HOUSE.yaml``: the plans that stand into it, RUL-P8-6)."""
 
 
 def _sync_dir(path: Path) -> None:
@@ -108,13 +111,18 @@ def stage(game_dir: Path, commit: RoundCommit) -> Path:
             _fs("mkdir", staging / "round" / folder)
         for name, text in commit.files.items():
             _write(staging / "round" / name, text)
+        nexts = commit.next_files or {}
         if commit.next_round is not None:
             _fs("mkdir", staging / "next")
-            if commit.next_orders:
-                _fs("mkdir", staging / "next" / "orders")
+            folders = {"orders"} if commit.next_orders else set()
+            for folder in sorted(folders | {name.split("/")[0] for name in nexts if "/" in name}):
+                _fs("mkdir", staging / "next" / folder)
             _write(staging / "next" / "state.yaml", commit.next_state or "")
+            for name, text in nexts.items():
+                _write(staging / "next" / name, text)
         manifest = {"round": commit.round, "files": sorted(commit.files),
-                    "remove": list(commit.remove), "next": commit.next_round}
+                    "remove": list(commit.remove), "next": commit.next_round,
+                    "next_files": sorted(nexts)}
         _write(staging / MANIFEST, json.dumps(manifest, indent=1) + "\n")
         _sync_dir(staging)
     except Exception:
@@ -157,7 +165,9 @@ def _manifest(root: Path) -> dict[str, Any]:
                          "directory from a copy") from None
     ok = (isinstance(data, dict) and isinstance(data.get("round"), str)
           and isinstance(data.get("files"), list) and isinstance(data.get("remove"), list)
-          and all(isinstance(f, str) and _file_name(f) for f in [*data["files"], *data["remove"]])
+          and isinstance(data.get("next_files", []), list)
+          and all(isinstance(f, str) and _file_name(f) for f in [
+              *data["files"], *data["remove"], *data.get("next_files", [])])
           and (data.get("next") is None or isinstance(data.get("next"), str)))
     names = [data["round"], data.get("next") or "round-00"] if ok else []
     if not ok or not all(n.startswith("round-") and "/" not in n for n in names):
@@ -215,6 +225,11 @@ def apply_commit(root: Path) -> str:
                     _fs("replace", src / "state.yaml", dest / "state.yaml")
                 if (src / "orders").exists() and not (dest / "orders").exists():
                     _fs("mkdir", dest / "orders")
+                for name in data.get("next_files", []):
+                    if (src / name).exists():
+                        if not (dest / name).parent.is_dir():
+                            _fs("mkdir", (dest / name).parent)
+                        _fs("replace", src / name, dest / name)
     _sync_dir(target)
     # The marker goes with one rename (what is left is a stale staging folder), then away.
     done = root / f"{STAGING_PREFIX}done-{secrets.token_hex(6)}"

@@ -564,8 +564,9 @@ def _westeros_plans(out: _Lines, view: _View) -> None:
     if "wildling_attack" in possible:
         out.yaml(1, f"wildling_losses: {_flow(LOSS_ORDER)}", tr("if the wildlings win (R8.4)"))
         order = list(rs.cards_by_house[house])
-        strongest = sorted(view.hs.discards, key=lambda c: (-rs.house_cards[c].strength,
-                                                            order.index(c)))
+        # every card, strongest first: the first one in the discard pile when the reward comes
+        # is taken, so the plan fits whatever is discarded by then (RUL-P8-6)
+        strongest = sorted(order, key=lambda c: (-rs.house_cards[c].strength, order.index(c)))
         out.yaml(1, f"wildling_reward: {_flow(strongest)}",
                  tr("card to take back if the Night's Watch wins and you bid most (R8.3); "
                     "discards now: {discards}", discards=_ids("house_card", view.hs.discards)

@@ -288,6 +288,8 @@ class GameRound:
     """The round's ledger once this run is committed (written with its outputs)."""
     defaulted: list[Entry] = field(default_factory=list)
     """The defaults this run applied first (``--nmr``, ``--defaults``): recorded in the ledger."""
+    next_files: dict[str, str] = field(default_factory=dict)
+    """The next round's files besides its state: the plans that stand into it (RUL-P8-6)."""
 
 
 def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
@@ -338,7 +340,20 @@ def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
     ledger = stand.ledger.after(run.result.resolved, new)
     if complete and run.result.state.chain is not None:
         run.result.state.chain["decisions"] = ledger.chain_entry()
-    return GameRound(run, stand.rd, stand.rd.following().state, ledger, new)
+    return GameRound(run, stand.rd, stand.rd.following().state, ledger, new,
+                     standing_plans(run, stand.rd) if complete else {})
+
+
+def standing_plans(run: Adjudication, rd: Any) -> dict[str, str]:
+    """The files of the plans that stand from a completed round into the next (RUL-P8-6):
+    its Westeros plans, and those its messages sent ahead (``round-NN/ahead/``)."""
+    from agot_adjudicator.io.stored import AHEAD, carried_files, received_files
+
+    if run.subs is None or run.result.state.phase == "ended":
+        return {}
+    plans = {h: s.plans for h, s in run.subs.sections.items()}
+    return carried_files(plans, run.result.state.round, received_files(rd.path, AHEAD),
+                         rd.path.parent)
 
 
 def _ledger_beside(state_path: str) -> Ledger | None:

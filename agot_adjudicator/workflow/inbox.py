@@ -41,11 +41,13 @@ from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
 from agot_adjudicator.io.messages import MESSAGES, Index
 from agot_adjudicator.io.names import Renamed, ids_from_names
-from agot_adjudicator.io.parts import merged, parts_of, submission
+from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
 from agot_adjudicator.io.players import Players, read_players, secret_matches
 from agot_adjudicator.io.reading import Document, load_yaml, parse_text
 from agot_adjudicator.io.schemas import schema_problems
-from agot_adjudicator.io.writing import dump_yaml, write_atomic, write_bytes_atomic
+from agot_adjudicator.io.stored import AHEAD, received_path, received_text, stored_text
+from agot_adjudicator.io.submissions import HouseSection, Source, plan_problems
+from agot_adjudicator.io.writing import write_atomic, write_bytes_atomic
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_, Msg
@@ -53,6 +55,7 @@ from agot_adjudicator.render.i18n import language_of_tag
 from agot_adjudicator.render.receipt import echo_lines, part_words, problem_text, receipt_text
 from agot_adjudicator.render.report import PHASE_TITLES, Names, speaker, tr
 from agot_adjudicator.render.report import house as house_name
+from agot_adjudicator.workflow.mailout import SECRET_PLACEHOLDER
 from agot_adjudicator.workflow.standing import (
     Standing,
     closed_parts,
@@ -61,9 +64,6 @@ from agot_adjudicator.workflow.standing import (
     standing,
     verdict,
 )
-
-RECEIVED = "received"
-"""``round-NN/received/``: the parts each accepted message gave its house's submission."""
 
 
 @dataclass
@@ -150,6 +150,8 @@ class _Check:
     """Parts not taken: ``("stands", ledger entry)`` or ``("newer", (time, number))``."""
     same: list[str] = field(default_factory=list)
     """Parts it carried that are already stored with that value (nothing to change)."""
+    later: dict[str, Any] = field(default_factory=dict)
+    """Westeros plans kept for the next round (this round used its own: RUL-P8-6)."""
     owed: list[dict[str, Any]] = field(default_factory=list)
     merged: dict[str, Any] | None = None
     replaced: list[str] = field(default_factory=list)
@@ -194,7 +196,7 @@ class _Intake:
         stored = None
         when = effective_time(message, self.received)
         if check.verdict == "accepted" and house is not None and check.merged is not None \
-                and (check.taken or check.withdrawn):
+                and (check.taken or check.withdrawn or check.later):
             stored = self._store(number, kept, digest, house, check)
         settings = self.players.houses.get(house) if house is not None else None
         tag = settings.language if settings is not None else None
@@ -213,6 +215,7 @@ class _Intake:
             "round": self.stand.state.round, "stored": stored,
             "stored_sha256": self._stored_sha256(house) if stored else None,
             "taken": list(check.taken) or None, "withdrawn": check.withdrawn or None,
+            "ahead": list(check.later) or None,
             "refused": {p: refusal(p, why, self.stand.state.round, self.names)
                         for p, why in check.refused.items()} or None,
             "duplicate_of": before["n"] if before is not None else None})
@@ -229,17 +232,16 @@ class _Intake:
         assert check.merged is not None
         rd = self.stand.rd
         round_number = self.stand.state.round
-        head = {"format": "agot-orders/1", "round": round_number, "house": house}
-        given = submission(head, check.taken)
-        if check.withdrawn:
-            given["withdraw"] = list(check.withdrawn)
-        where = f"{MESSAGES}/{kept} (sha256 {digest})" if kept else f"message {number}"
-        write_atomic(rd.path / RECEIVED / f"{number:04d}-{house}.yaml", dump_yaml(given, header=(
-            f"The parts message {number} gave {house}'s submission for round {round_number}\n"
-            f"(from {where}, received {utc_text(self.received)}), in ids, without the secret.\n"
-            f"round-NN/orders/{house}.yaml is the merge of these files in number order.")))
+        where = (f"from {MESSAGES}/{kept} (sha256 {digest}), received "
+                 f"{utc_text(self.received)}") if kept else f"message {number}"
+        if check.later:  # for the next round's Westeros phase (RUL-P8-6)
+            write_atomic(received_path(rd.path, number, house, AHEAD), received_text(
+                round_number + 1, house, number, check.later, (), where))
         path = self.stand.house_file(house)
-        write_atomic(path, stored_text(round_number, house, check.merged))
+        if check.taken or check.withdrawn:
+            write_atomic(received_path(rd.path, number, house), received_text(
+                round_number, house, number, check.taken, check.withdrawn, where))
+            write_atomic(path, stored_text(round_number, house, check.merged))
         self.stand = standing(self.game_dir, self.ruleset)
         return str(path.relative_to(Path(self.game_dir)))
 
@@ -341,8 +343,8 @@ class _Intake:
                           closed_parts(self.stand.ledger, house),
                           self.index.part_times(self.stand.state.round, house),
                           effective_time(message, self.received))
-        check.taken, check.withdrawn, check.refused, check.same = (
-            plan.taken, plan.withdrawn, plan.refused, plan.same)
+        check.taken, check.withdrawn, check.refused, check.same, check.later = (
+            plan.taken, plan.withdrawn, plan.refused, plan.same, plan.later)
         check.notes.extend(Msg("nothing to withdraw: {part} is not in your stored submission",
                                part=part) for part in plan.absent)
         if plan.unknown:
@@ -353,7 +355,14 @@ class _Intake:
             return
         check.replaced = [p for p in check.taken if p in stored]
         check.merged = merged(stored, check.taken, check.withdrawn)
-        if check.refused and not (check.taken or check.withdrawn or check.same):
+        if check.later:
+            ahead = HouseSection(house, plans={part_path(p)[1]: v for p, v in check.later.items()},
+                                 sources={p: Source(check.doc, part_path(p)) for p in check.later})
+            check.problems.extend(plan_problems(ahead, self.ruleset))
+            if check.problems:
+                check.fail("invalid", Msg("a plan for the next round names nothing in the rules"))
+                return
+        if check.refused and not (check.taken or check.withdrawn or check.same or check.later):
             check.fail("refused", Msg("every part it carries stands already"))
 
     def _judge(self, check: _Check, house: str) -> _Check:
@@ -440,6 +449,9 @@ def _who(message: Message, house: str, secret: str | None, players: Players) -> 
         if secret is None:
             return Msg("no secret: add the line `secret: ...` with {house}'s secret (sent to you "
                        "by the moderator) to the submission", house=house)
+        if secret == SECRET_PLACEHOLDER:
+            return Msg("the secret line still says {placeholder}: write {house}'s secret (sent "
+                       "to you by the moderator) in its place", placeholder=secret, house=house)
         if not secret_matches(settings, secret):
             return Msg("the secret given is not {house}'s: this message is not accepted as "
                        "{house}'s", house=house)
@@ -539,6 +551,8 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     change += [tr("withdraws your {part}", part=part_words(p, index)) for p in check.withdrawn]
     change += [tr("your {part}: already so, nothing to change", part=part_words(p, index))
                for p in check.same]
+    change += [tr("keeps your {part} for round {round}'s Westeros phase (this round's was "
+                  "used)", part=part_words(p, index), round=state.round + 1) for p in check.later]
     change += [tr("not taken: {why}", why=refusal(p, why, state.round, index))
                for p, why in check.refused.items()]
     sections.insert(0, (tr("This message:"), change or [tr("nothing (no orders, bids, plans "
@@ -578,34 +592,3 @@ def inbox_received(game_dir: str | Path, round_number: int, house: str,
             or entry.get("stored_sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
         return None
     return parse_utc(str(entry.get("received")))
-
-
-def received_files(folder: Path) -> dict[str, list[Path]]:
-    """The ``round-NN/received/NNNN-HOUSE.yaml`` files per house, in number order."""
-    out: dict[str, list[Path]] = {}
-    if not folder.is_dir():
-        return out
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        stem = path.stem.split("-", 1)
-        if path.suffix == ".yaml" and len(stem) == 2 and stem[0].isdigit():
-            out.setdefault(stem[1], []).append(path)
-    return out
-
-
-def merge_received(paths: Sequence[Path], root: Path) -> dict[str, Any]:
-    """The merge of a house's received parts in number order (what its stored file holds)."""
-    parts: dict[str, Any] = {}
-    for path in paths:
-        data = load_yaml(path, root=root).data
-        parts = merged(parts, parts_of(data), [str(w) for w in data.get("withdraw") or []])
-    return parts
-
-
-def stored_text(round_number: int, house: str, parts: dict[str, Any]) -> str:
-    """The bytes ``agot inbox`` writes for a house's merged submission."""
-    head = {"format": "agot-orders/1", "round": round_number, "house": house}
-    return dump_yaml(submission(head, parts), header=(
-        f"{house}'s submission for round {round_number}: what its accepted messages add up\n"
-        f"to, part by part (round-NN/{RECEIVED}/), as agot inbox stored it: display names\n"
-        "are turned into ids and the secret is left out; the messages are kept in the\n"
-        "messages folder."))

@@ -13,6 +13,7 @@ the ``answers:`` block of its own decisions ready to paste — and nothing of an
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.model.ruleset import Ruleset
@@ -71,21 +72,70 @@ def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str =
         return _private_text(run, ruleset, house_id)
 
 
+def house_bids(run: Adjudication, house_id: str) -> tuple[dict[str, int], int | None]:
+    """A house's bids of the round as its mail shows them (its own, never another's): each
+    bid the run took (from the ``bids:`` section, a plan or a direct answer), else the one
+    submitted and not yet taken."""
+    mine = run.inputs.of(house_id)
+    bids = dict(mine.bids or {})
+    wildlings = mine.wildlings
+    for r in run.result.resolved:
+        if r.house != house_id or r.kind != "bid":
+            continue
+        if "/wildlings/" in r.id:
+            wildlings = r.value
+        else:
+            bids[r.id.split("/clash_of_kings/")[-1].split("/")[0]] = r.value
+    return bids, wildlings
+
+
+def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str) -> list[str]:
+    """What agot holds from the house for the round (its merged submission and its answers),
+    one sentence each."""
+    from agot_adjudicator.model.naming import name_index
+    from agot_adjudicator.render.receipt import echo_lines
+
+    if run.subs is None:
+        return []
+    section = run.subs.sections.get(house_id)
+    data: dict[str, Any] = {}
+    if section is not None:
+        data = {k: v for k, v in (("orders", section.orders), ("bids", section.bids),
+                                  ("wildlings", section.wildlings),
+                                  ("plans", dict(section.plans))) if v}
+    answers = {a.id: a.value for a in run.subs.answers.values() if a.house == house_id}
+    if answers:
+        data["answers"] = answers
+    return echo_lines(data, name_index(ruleset))
+
+
 def _private_text(run: Adjudication, ruleset: Ruleset, house_id: str) -> str:
     result = run.result
-    mine = run.inputs.of(house_id)
-    section = private_section(Private(house_id, mine.bids, mine.wildlings), result.state,
+    bids, wildlings = house_bids(run, house_id)
+    section = private_section(Private(house_id, bids, wildlings), result.state,
                               ruleset, result.pending, "text", WIDTH)
+    held = stored_lines(run, ruleset, house_id)
+    if held:
+        head = tr("What agot holds from you this round")
+        section += f"\n{head}\n{'-' * columns(head)}\n\n" + "\n".join(
+            wrap(f"- {line}", WIDTH, "  ") for line in held) + "\n"
     own = [p for p in result.pending if p.request.house == house_id]
     if not own:
         return section
     head = tr("Your answers")
-    intro = wrap(tr("Paste this block into your reply (with your house's submission) and edit "
-                    "it: each value is the documented default, a no-op where one exists."),
-                 WIDTH, "")
+    intro = wrap(tr("Reply with this block, edited: each value is the documented default, a "
+                    "no-op where one exists. Put your house's secret in place of YOUR-SECRET "
+                    "(or delete that line if the game has none). What you sent before stands: "
+                    "a reply replaces only what it carries."), WIDTH, "")
+    reply = (f"format: agot-orders/1\nround: {run.state_doc.data['round']}\nhouse: {house_id}\n"
+             f"secret: {SECRET_PLACEHOLDER}\n")
     block = "\n".join(wrap(line, WIDTH, "#   ") if line.lstrip().startswith("#") else line
-                      for line in answers_block(own).split("\n"))
+                      for line in (reply + answers_block(own)).split("\n"))
     return f"{section}\n{head}\n{'-' * columns(head)}\n\n{intro}\n\n{block}"
+
+
+SECRET_PLACEHOLDER = "YOUR-SECRET"
+"""The secret line of a mail's reply block: the player writes the house's secret there."""
 
 
 def attachment(out: Outputs) -> tuple[str, str] | None:

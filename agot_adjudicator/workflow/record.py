@@ -125,7 +125,7 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
                 files[MOVES_FILE] = out.moves
             ended = game.run.result.state.phase == "ended"
             commit = RoundCommit(rd.name, files, STOP_FILES, game.next_state.parent.name,
-                                 out.state, next_orders=not ended)
+                                 out.state, next_orders=not ended, next_files=game.next_files)
         if moved_from is not None and out.state is not None:
             keep_ruleset(ruleset, game_dir)  # before the commit: the next state names it
         commit_round(game_dir, commit)

@@ -37,6 +37,14 @@ from agot_adjudicator.io.ledger import LEDGER, Ledger, read_ledger
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import named_ruleset
 from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
+from agot_adjudicator.io.stored import (
+    AHEAD,
+    CARRIED,
+    RECEIVED,
+    merge_received,
+    received_files,
+    stored_text,
+)
 from agot_adjudicator.io.validation import provisional_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION
@@ -224,6 +232,45 @@ def recorded_options(chain: Any) -> tuple[list[str], bool]:
     return houses, options.get("defaults") is True
 
 
+def _merge_problems(rd: RoundDir, run: Any) -> list[str]:
+    """A house's stored submission that is not the merge of its received parts (P8): changed
+    by hand after ``agot inbox`` stored it, or a received file changed."""
+    number = run.state_doc.data.get("round")
+    out = []
+    for house, paths in received_files(rd.path).items():
+        target = rd.orders_dir / f"{house}.yaml"
+        try:
+            expected = stored_text(number, house, merge_received(paths, rd.path.parent))
+        except InputError as exc:
+            out.extend(str(p) for p in exc.problems)
+            continue
+        if read_recorded(target)[0] != expected:
+            out.append(f"{target} is not the merge of {rd.path / RECEIVED}/*-{house}.yaml: the "
+                       "stored submission or a received part was changed after agot inbox "
+                       "stored it")
+    return out
+
+
+def _carry_problems(rd: RoundDir, following: RoundDir | None, run: Any) -> list[str]:
+    """The plans that stood into the next round (RUL-P8-6) must be what this round's merged
+    submissions carried."""
+    if following is None or run.result.status != "complete":
+        return []
+    from agot_adjudicator.workflow.adjudicate import standing_plans
+
+    expected = {k: v for k, v in standing_plans(run, rd).items() if k.startswith(RECEIVED)}
+    ahead = {p.name for paths in received_files(rd.path, AHEAD).values() for p in paths}
+    found = {f"{RECEIVED}/{p.name}": p for paths in received_files(following.path).values()
+             for p in paths if p.name.startswith(f"{CARRIED:04d}-") or p.name in ahead}
+    out = []
+    for name in sorted(set(expected) | set(found)):
+        if name not in found:
+            out.append(f"{following.path / name}: missing (plans that stand into the round)")
+        elif read_recorded(found[name])[0] != expected.get(name):
+            out.append(f"{following.path / name} is not what {rd.name}'s submissions carried")
+    return out
+
+
 def _ledger(rd: RoundDir) -> Ledger | None:
     """The round's recorded ledger (docs/protocol.md P4), or None for a round without one (a
     release before it, or a round adjudicated from files)."""
@@ -283,6 +330,11 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         return check
     check.round = run.state_doc.data.get("round")
     check.phase = str(run.state_doc.data.get("phase", ""))
+    merge = _merge_problems(rd, run) + _carry_problems(rd, following, run)
+    if merge:
+        check.status = MISMATCH
+        check.details = merge
+        return check
     if check.phase == "ended":
         check.status = FINAL
         winner = run.state_doc.data.get("winner") or {}

@@ -33,6 +33,7 @@ from agot_adjudicator.errors import InputError, MalformedInput, Problem
 from agot_adjudicator.io.gamedir import RoundDir, board_now
 from agot_adjudicator.io.ledger import Entry, Ledger, read_ledger
 from agot_adjudicator.io.parts import (
+    WESTEROS_PLANS,
     is_part_name,
     part_path,
     parts_of,
@@ -337,6 +338,9 @@ class MergePlan:
     """Parts it withdraws that are not stored."""
     unknown: list[str] = field(default_factory=list)
     """What it withdraws that names no part."""
+    later: dict[str, Any] = field(default_factory=dict)
+    """Westeros plans whose part this round already used: kept for the next round's Westeros
+    phase instead (RUL-P8-6)."""
 
 
 _ABSENT = object()
@@ -348,14 +352,18 @@ def plan_merge(stored: dict[str, Any], parts: dict[str, Any], withdraw: Sequence
     """Which of ``parts`` (and of the parts named in ``withdraw``) change ``stored``: a part
     a committed run used stands (``closed``: it may be sent again unchanged); a part a newer
     message gave stands (``times``: when each stored part last changed, compared with
-    ``mine``); the rest is taken or withdrawn."""
+    ``mine``); a Westeros plan whose part this round used is kept for the next round
+    (``later``); the rest is taken or withdrawn."""
     plan = MergePlan()
     times = times or {}
+    westeros = {f"plans.{key}" for key in WESTEROS_PLANS}
     for part, value in parts.items():
         if part in closed:
             was = stored.get(part, closed[part].value if part.startswith("answers.") else _ABSENT)
             if was == value:
                 plan.same.append(part)
+            elif part in westeros:
+                plan.later[part] = value
             else:
                 plan.refused[part] = ("stands", closed[part])
         elif part in times and mine is not None and times[part][0] > mine:
