@@ -184,12 +184,14 @@ def secrets_now(state: Any, ruleset: Any, *, events: Sequence[Mapping[str, Any]]
                 out.append(Secret("answer", answer_id.rsplit("/", 1)[-1], answer_id, forms))
     for p in pending:
         r = p.request
-        if len(r.options) >= 2:
+        if len(r.options) >= 2 and r.kind != "bid":  # a bid's 0..power: power is public
             form = "options_" + value_tokens(list(r.options))
             out.append(Secret("options", r.house, f"options of {r.id}", (form,)))
         prompt = tokens(r.prompt)
         if prompt.count("_") + 1 >= 6:
             out.append(Secret("prompt", r.house, f"prompt of {r.id}", (prompt,)))
+        if p.ahead:  # a question asked ahead: its very existence is the deciding house's (P7)
+            out.append(Secret("asked ahead", r.house, f"id of {r.id}", (tokens(r.id),)))
     return out
 
 

@@ -37,6 +37,17 @@ GAMES = [(7_318_220_946_551_093_817, 3, 2), (12_005_443_871_090_226_341, 4, 2)]
 """(seed, players, rounds played): large seeds, so that a leaked seed cannot pass for a number."""
 
 
+def without_own_submission(mail: str) -> str:
+    """A house's mail less the echo of what the house itself sent (its own plans may name any
+    card or area: that tells it nothing it did not write)."""
+    head = "What agot holds from you this round"
+    if head not in mail:
+        return mail
+    before, after = mail.split(head, 1)
+    rest = after.split("\nYour answers\n", 1)
+    return before + ("\nYour answers\n" + rest[1] if len(rest) == 2 else "")
+
+
 class Game:
     """A game directory played by the autoplay driver's random players through the CLI."""
 
@@ -124,9 +135,17 @@ class Game:
         _, last = self.events()
         if not any(e["type"] == "orders_revealed" for e in last) and board.phase != "ended":
             assert not [a for a, here in board.areas.items() if here.order], "orders placed early"
-        for path in (rd.report, rd.log, rd.now_picture, rd.board, rd.moves):
+        for path in (rd.report, rd.log, rd.now_picture, rd.board, rd.moves,
+                     rd.path / "mail" / "report.txt"):
             if path.is_file():
                 self.check(path.read_text(encoding="utf-8"), secrets, str(path))
+        for house in board.order_of_play():  # each house's mail: nothing of another's (P7)
+            mail = rd.path / "mail" / f"{house}.txt"
+            if mail.is_file():
+                own = {f for s in secrets if s.house == house for f in s.forms}
+                others = [s for s in not_of(secrets, house) if not set(s.forms) <= own]
+                self.check(without_own_submission(mail.read_text(encoding="utf-8")), others,
+                           str(mail))
         for fmt in ("text", "json"):
             status = self.cli("status", "--game", self.dir, "--format", fmt)
             assert status.exit_code in (0, 3), status.output
