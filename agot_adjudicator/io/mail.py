@@ -246,7 +246,10 @@ def body_blocks(text: str) -> list[tuple[int, str]]:
                 continue
             depth = len(current) - len(current.lstrip(" "))
             rest = current[indent:]
-            if depth < indent or (depth == indent and not rest.startswith("#")
+            # "- item" at the mapping's own indentation continues a key's block sequence
+            # ("withdraw:\n- orders", as PyYAML writes lists)
+            item = depth == indent and rest.startswith("- ") and _opens_block(kept)
+            if depth < indent or (depth == indent and not rest.startswith("#") and not item
                                   and not _KEY_LINE.match(rest)):
                 break
             if depth == indent and _FORMAT_LINE.match(rest):
@@ -256,6 +259,17 @@ def body_blocks(text: str) -> list[tuple[int, str]]:
             kept.pop()
         blocks.append((start + 1, "\n".join(kept) + "\n"))
     return blocks
+
+
+def _opens_block(kept: list[str]) -> bool:
+    """Whether the last line kept (not blank, not a comment) is a key with no value on its
+    line or an item of a sequence at the top level: a ``- item`` line may follow."""
+    for line in reversed(kept):
+        text = line.split(" #", 1)[0].rstrip()
+        if not text or text.lstrip().startswith("#"):
+            continue
+        return text.endswith(":") or line.startswith("- ")
+    return False
 
 
 def _header(msg: EmailMessage, name: str) -> str | None:
