@@ -76,10 +76,11 @@ class Context:
             self.emit("default_applied", "P2", decision=request.id, house=request.house,
                       kind=request.kind, value=request.default, reason=reason)
         for request in self.decider.only_options[before[1]:]:
-            value = {} if request.kind in HIDDEN_VALUES else {"value": request.alternatives()[0]}
+            taken = request.only_option()
+            value = {} if request.kind in HIDDEN_VALUES else {"value": taken}
             self.emit("decided_without_asking", "RUL-P1-5", decision=request.id,
                       house=request.house, kind=request.kind, **value,
-                      reason="only one legal option")
+                      reason=request.moot or "only one legal option")
 
     def _marks(self) -> tuple[int, int]:
         return len(self.decider.applied_defaults), len(self.decider.only_options)

@@ -57,6 +57,9 @@ class Request:
     """For a decision with a ``check`` and no ``options``: the facts besides the prompt that
     decide which answers are legal (the orders' ★ allowance and restrictions), so that two
     requests with the same prompt and basis accept the same answers."""
+    moot: str | None = field(default=None, compare=False)
+    """Why every answer leads to the same outcome (no raid has a target), or None: a moot
+    decision without an answer or a plan takes its default without asking (RUL-P1-5)."""
 
     def alternatives(self) -> tuple[Any, ...]:
         """Every legal value when they can be listed (``choices``, else ``options``), else
@@ -64,9 +67,12 @@ class Request:
         return self.choices or self.options
 
     def only_option(self) -> Any:
-        """The one legal value of a decision whose options are listed and number one (a
-        retreat with one area open, the last card in hand), else :data:`NO_PLAN`: asking
-        would change nothing (RUL-P1-5)."""
+        """The value to take without asking, else :data:`NO_PLAN`: the one legal value of a
+        decision whose options are listed and number one (a retreat with one area open, the
+        last card in hand), or the default of a :attr:`moot` decision: asking would change
+        nothing (RUL-P1-5)."""
+        if self.moot is not None:
+            return self.default
         values = self.alternatives()
         return values[0] if len(values) == 1 and self.why_illegal(values[0]) is None else NO_PLAN
 

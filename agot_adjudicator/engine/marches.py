@@ -76,14 +76,12 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
     counts = {a: n for a, n in counts.items() if n > 0}
     if not within_supply(s, rs, house, counts):
         return Msg("the move would exceed the supply limit (R5.8)")
-    if token:
+    if token and here.power_token != house:  # a token already there: the flag changes nothing
         rest = without(here.units, moved) or []
         if rs.areas[origin].is_sea:
             return Msg("no power tokens at sea (R5.5)")
         if rest:
             return Msg("a power token is left only when all footmen and knights leave (R5.5)")
-        if here.power_token == house:
-            return Msg("{house} already has a power token in {area}", house=house, area=origin)
         if s.houses[house].power < 1:
             return Msg("{house} has no available power token (R5.5)", house=house)
     return None
@@ -190,7 +188,7 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
         here.order = None
         if moved:
             here.units = without(here.units, moved) or []
-            if choice.get("leave_power_token"):
+            if choice.get("leave_power_token") and here.power_token != house:
                 here.power_token = house
                 s.houses[house].power -= 1
                 ctx.emit("power_token_placed", "R5.5", house=house, area=origin)

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from agot_adjudicator.engine.board import controlled_areas, unit_counts, within_supply
+from agot_adjudicator.engine.board import armies, controlled_areas, unit_counts, within_supply
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import (
     NO_PLAN,
@@ -152,16 +152,30 @@ def _too_dear(castle: str, points: int, steps: list[str], cost: int) -> Msg:
             Msg("{castle} gives {points} mustering point; {steps} cost {cost}", **f))
 
 
-def _muster_prompt(house: str, castle: str, castle_kind: str, points: int,
+def _muster_prompt(ctx: Context, house: str, castle: str, castle_kind: str, points: int,
                    seas: list[str]) -> Msg:
-    costs = (Msg("footman 1, knight 2, upgrade 1, ship 1 (into {seas}); [] for nothing.",
-                 seas=seas) if seas else
-             Msg("footman 1, knight 2, upgrade 1, ship 1; [] for nothing."))
+    """What the muster question says: the castle and its points, the steps possible now, the
+    house's units still off the board and its armies against the supply limit (R0.4, R3.5,
+    R9), so that a player can answer without the board at hand."""
+    s, rs = ctx.state, ctx.ruleset
+    options = ["footman", "knight", "upgrade", *(f"ship:{a}" for a in seas)]
+    possible = [o for o in options if not isinstance(parse_musters(ctx, house, castle, [o]), str)]
+    left = {unit: rs.unit_limits[unit] - _on_board(s, house, unit) for unit in rs.unit_limits}
+    level = min(s.houses[house].supply, rs.max_supply_level())
+    allowed = sorted(rs.supply_track[level], reverse=True)
+    now = sorted((a for a in armies(s, house) if a >= 2), reverse=True)
     f = {"house": house, "castle": castle, "castle_kind": castle_kind, "points": points,
-         "costs": costs}
+         "possible": possible or Msg("nothing"), "footmen": left.get("footman", 0),
+         "knights": left.get("knight", 0), "ships": left.get("ship", 0), "level": level,
+         "allowed": allowed or [0], "armies": now or Msg("none")}
+    tail = Msg("possible now: {possible}; off the board: {footmen} footmen, {knights} knights, "
+               "{ships} ships; supply level {level} allows armies of {allowed} (now: {armies}). "
+               "Costs: footman 1, knight 2, upgrade 1, ship 1; [] for nothing.", **f)
     if points > 1:
-        return Msg("{house} musters in {castle} ({castle_kind}, {points} points): {costs}", **f)
-    return Msg("{house} musters in {castle} ({castle_kind}, {points} point): {costs}", **f)
+        return Msg("{house} musters in {castle} ({castle_kind}, {points} points): {tail}",
+                   **f, tail=tail)
+    return Msg("{house} musters in {castle} ({castle_kind}, {points} point): {tail}", **f,
+               tail=tail)
 
 
 def can_muster_anything(ctx: Context, house: str, castle: str) -> bool:
@@ -225,7 +239,7 @@ def resolve_mustering(ctx: Context) -> None:
                         *([f"ship:{a}"] for a in seas), []]
             request = Request(
                 ctx.rid("mustering", castle, house), house, "muster",
-                _muster_prompt(house, castle, CASTLE_KINDS.get(kind, kind), points, seas),
+                _muster_prompt(ctx, house, castle, CASTLE_KINDS.get(kind, kind), points, seas),
                 default=[], check=check,
                 example=next(c for c in examples if check(c) is None))
             try:

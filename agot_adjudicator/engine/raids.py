@@ -103,5 +103,12 @@ def resolve_raid(ctx: Context, house: str, area_id: str) -> None:
 
 
 def resolve_raids(ctx: Context) -> None:
-    """Every Raid order, round-robin in order of play (R5.2)."""
-    round_robin(ctx, "raid", lambda house, area: resolve_raid(ctx, house, area))
+    """Every Raid order, round-robin in order of play (R5.2). Which raid a house resolves next
+    is not asked when none of them has a target: targets only leave the board, so each will
+    be removed doing nothing, in any order (RUL-P1-5)."""
+    def moot(house: str, candidates: list[str]) -> str | None:
+        if any(legal_targets(ctx, house, a) for a in candidates):
+            return None
+        return "no raid has a target: the order changes nothing"
+
+    round_robin(ctx, "raid", lambda house, area: resolve_raid(ctx, house, area), moot)
