@@ -340,20 +340,24 @@ def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
     ledger = stand.ledger.after(run.result.resolved, new)
     if complete and run.result.state.chain is not None:
         run.result.state.chain["decisions"] = ledger.chain_entry()
+    # a file the moderator put in the next round's folder already stands for its house
+    placed = [h for h in stand.state.houses
+              if (stand.rd.following().orders_dir / f"{h}.yaml").exists()]
     return GameRound(run, stand.rd, stand.rd.following().state, ledger, new,
-                     standing_plans(run, stand.rd) if complete else {})
+                     standing_plans(run, stand.rd, placed) if complete else {})
 
 
-def standing_plans(run: Adjudication, rd: Any) -> dict[str, str]:
+def standing_plans(run: Adjudication, rd: Any, placed: Sequence[str] = ()) -> dict[str, str]:
     """The files of the plans that stand from a completed round into the next (RUL-P8-6):
-    its Westeros plans, and those its messages sent ahead (``round-NN/ahead/``)."""
+    its Westeros plans, and those its messages sent ahead (``round-NN/ahead/``); none for the
+    ``placed`` houses, whose file the moderator put in the next round's folder."""
     from agot_adjudicator.io.stored import AHEAD, carried_files, received_files
 
     if run.subs is None or run.result.state.phase == "ended":
         return {}
-    plans = {h: s.plans for h, s in run.subs.sections.items()}
-    return carried_files(plans, run.result.state.round, received_files(rd.path, AHEAD),
-                         rd.path.parent)
+    plans = {h: s.plans for h, s in run.subs.sections.items() if h not in placed}
+    ahead = {h: paths for h, paths in received_files(rd.path, AHEAD).items() if h not in placed}
+    return carried_files(plans, run.result.state.round, ahead, rd.path.parent)
 
 
 def _ledger_beside(state_path: str) -> Ledger | None:

@@ -261,9 +261,12 @@ def _carry_problems(rd: RoundDir, following: RoundDir | None, run: Any) -> list[
         return []
     from agot_adjudicator.workflow.adjudicate import standing_plans
 
-    expected = {k: v for k, v in standing_plans(run, rd).items() if k.startswith(RECEIVED)}
+    received = received_files(following.path)
+    placed = [h for h in run.result.state.houses if h not in received]  # the moderator's files
+    expected = {k: v for k, v in standing_plans(run, rd, placed).items()
+                if k.startswith(RECEIVED)}
     ahead = {p.name for paths in received_files(rd.path, AHEAD).values() for p in paths}
-    found = {f"{RECEIVED}/{p.name}": p for paths in received_files(following.path).values()
+    found = {f"{RECEIVED}/{p.name}": p for paths in received.values()
              for p in paths if p.name.startswith(f"{CARRIED:04d}-") or p.name in ahead}
     out = []
     for name in sorted(set(expected) | set(found)):
