@@ -233,7 +233,8 @@ def body_blocks(text: str) -> list[tuple[int, str]]:
         if line.startswith(">") or not _FORMAT_LINE.match(first.lstrip(" ")):
             continue
         indent = len(first) - len(first.lstrip(" "))
-        kept = [""] * start + [first[indent:]]
+        above = _head_above(lines, start, indent)
+        kept = [""] * (start - len(above)) + above + [first[indent:]]
         for raw in lines[start + 1:]:
             if raw.startswith(">"):
                 kept.append("")
@@ -259,6 +260,22 @@ def body_blocks(text: str) -> list[tuple[int, str]]:
             kept.pop()
         blocks.append((start + 1, "\n".join(kept) + "\n"))
     return blocks
+
+
+_HEAD_LINE = re.compile(r"""^(?:secret|house|round)[ \t]*:(?:[ \t]|$)""")
+
+
+def _head_above(lines: list[str], start: int, indent: int) -> list[str]:
+    """The ``secret:``, ``house:`` and ``round:`` lines written just above the ``format:``
+    line, at its indentation (a player may put the secret first): part of the submission."""
+    out: list[str] = []
+    for back in range(start - 1, -1, -1):
+        line = _expand(lines[back])
+        depth = len(line) - len(line.lstrip(" "))
+        if lines[back].startswith(">") or depth != indent or not _HEAD_LINE.match(line[depth:]):
+            break
+        out.insert(0, line[depth:].rstrip())
+    return out
 
 
 def _opens_block(kept: list[str]) -> bool:

@@ -88,6 +88,12 @@ class Document:
 
 def _mark_problem(name: str, exc: YAMLError, text: str = "") -> Problem:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    if mark is not None and context_mark is not None and text and \
+            mark.line >= len(text.rstrip().splitlines()):
+        # the parser ran to the end of the text: the problem is where the open node began
+        # (a flow sequence or mapping left open), on the line the player wrote
+        mark = context_mark
     position = getattr(exc, "position", None)
     if mark is None and isinstance(position, int) and 0 <= position <= len(text):
         # A reader error (a forbidden character) has a character index, not a mark.

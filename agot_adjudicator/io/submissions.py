@@ -83,9 +83,10 @@ def _merge_section(subs: Submissions, house: str, body: dict[str, Any], doc: Doc
     section = subs.sections.setdefault(house, HouseSection(house))
 
     def twice(tag: str, path: list[str | int]) -> None:
+        first = section.sources[tag.split(".")[0] if tag.startswith("bids.") else tag]
         problems.append(doc.problem([*base, *path], Msg(
             "{house}'s {key} is given twice (also in {file})", house=house, key=tag,
-            file=section.sources[tag].doc.name)))
+            file=first.doc.name)))
 
     for key in SECTION_KEYS:
         if key not in body:
