@@ -372,3 +372,52 @@ def test_inbox_validate_status_and_adjudicate_agree_at_every_stop(tmp_path, seed
         else:
             raise AssertionError(f"{rd.name}: not complete")
     assert checked > 10 and refused > 2  # the check can fail
+
+
+@pytest.mark.parametrize(("header", "utc"), [
+    ("Tue, 01 Dec 2026 10:00:00 -0000", "2026-12-01T10:00:00+00:00"),  # formatdate() writes it
+    ("1 Dec 26 10:00 EST", "2026-12-01T15:00:00+00:00"),               # obsolete year and zone
+    ("Tue, 01 Dec 2026 10:00 UT", "2026-12-01T10:00:00+00:00"),
+    ("01 Dec 2026 10:00:00 +0100 (CET)", "2026-12-01T09:00:00+00:00"),  # a comment
+    ("Thu, 31 Dec 2026 23:59:60 +0000", "2026-12-31T23:59:59+00:00"),  # a leap second
+])
+def test_every_rfc5322_date_form_is_read(header, utc):
+    from agot_adjudicator.io.mail import Incoming, read_message
+
+    raw = f"From: a@example.org\nDate: {header}\nSubject: x\n\nformat: agot-orders/1\n".encode()
+    assert read_message(Incoming("m", raw, kind="mail")).date.isoformat() == utc
+
+
+def _one_message_game(tmp_path: Path, body: str) -> tuple[Path, str, Any]:
+    game = tmp_path / "g"
+    secrets_file = tmp_path / "s.txt"
+    assert cli("new", "--players", 3, "--seed", 4, "--game", game, "--secrets-out",
+               secrets_file).exit_code == 0
+    secret = dict(line.split(": ", 1) for line in secrets_file.read_text().splitlines()
+                  if not line.startswith("#"))["stark"]
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = "ned@example.org", "orders"
+    msg.set_content(body.format(secret=secret))
+    path = tmp_path / "somewhere" / "on the moderator's disk" / "m.eml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(bytes(msg))
+    out = cli("inbox", "--game", game, "--received", "2026-12-01T12:00:00Z", path)
+    return game, out.output, out
+
+
+def test_a_secret_written_above_format_is_found(tmp_path):
+    game, output, out = _one_message_game(tmp_path, (
+        "Hi!\n\nsecret: {secret}\nformat: agot-orders/1\nround: 1\nhouse: stark\n"
+        "orders:\n  winterfell: march_0\n\nNed\n"))
+    assert out.exit_code == 0, output
+    assert "Verdict: ACCEPTED" in output and "no secret" not in output
+
+
+def test_a_yaml_error_points_at_the_players_line_and_no_path_of_the_moderator(tmp_path):
+    game, output, out = _one_message_game(tmp_path, (
+        "Hi!\n\nformat: agot-orders/1\nround: 1\nhouse: stark\nsecret: {secret}\n"
+        "orders:\n  winterfell: march_0\n  white_harbor: [support\n\nNed\n"))
+    assert out.exit_code == 1
+    receipt = next((game / "messages").glob("*.receipt.txt")).read_text()
+    assert "message 1 (body):9:17: invalid YAML" in receipt  # the line "  white_harbor: [support"
+    assert "on the moderator's disk" not in receipt and str(tmp_path) not in receipt

@@ -278,6 +278,23 @@ def _head_above(lines: list[str], start: int, indent: int) -> list[str]:
     return out
 
 
+def _leap_date(text: str | None) -> datetime.datetime | None:
+    """A Date the standard parser refuses only for a leap second (``23:59:60``, RFC 5322
+    3.3 allows it): read as the second before."""
+    from email.utils import parsedate_tz
+
+    parts = parsedate_tz(text) if text else None
+    if parts is None or parts[5] != 60:
+        return None
+    year, month, day, hour, minute = parts[:5]
+    offset = datetime.timedelta(seconds=parts[9] or 0)
+    try:
+        return datetime.datetime(year, month, day, hour, minute, 59,
+                                 tzinfo=datetime.timezone(offset))
+    except ValueError:
+        return None
+
+
 def _opens_block(kept: list[str]) -> bool:
     """Whether the last line kept (not blank, not a comment) is a key with no value on its
     line or an item of a sequence at the top level: a ``- item`` line may follow."""
@@ -372,7 +389,7 @@ def _headers(message: Message, msg: EmailMessage) -> None:
         message.sender = None
     try:
         date = msg.get("date")
-        when = getattr(date, "datetime", None)
+        when = getattr(date, "datetime", None) or _leap_date(_header(msg, "date"))
         if isinstance(when, datetime.datetime):
             # "-0000" (RFC 5322 3.3: the time is UTC, its local zone unknown) reads as naive
             message.date = (when if when.tzinfo is not None
