@@ -209,3 +209,14 @@ def json_events(text: str) -> list[dict[str, Any]]:
     """The events of a ``log.jsonl`` text (its record line left out)."""
     events = [json.loads(line) for line in text.splitlines() if line.strip()]
     return [e for e in events if not (e.get("type") == "record" and "written_by" in e)]
+
+
+def without_own_submission(mail: str) -> str:
+    """A house's mail less the echo of what the house itself sent (its own plans may name any
+    card or area: that tells it nothing it did not write)."""
+    head = "What agot holds from you this round"
+    if head not in mail:
+        return mail
+    before, after = mail.split(head, 1)
+    rest = after.split("\nYour answers\n", 1)
+    return before + ("\nYour answers\n" + rest[1] if len(rest) == 2 else "")

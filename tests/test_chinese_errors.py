@@ -120,7 +120,8 @@ def test_validate_in_english_is_unchanged(files):
     result = run("validate", str(STATE), str(files["yaml.yaml"]), str(files["schema.yaml"]))
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert f"error: {files['yaml.yaml']}:5:1: invalid YAML: expected ',' or '}}', but got " \
+    # an open flow mapping is located where it opens, on the line written (issue 25, item 5)
+    assert f"error: {files['yaml.yaml']}:4:9: invalid YAML: expected ',' or '}}', but got " \
            "'<stream end>'" in lines
     assert f"error: {files['schema.yaml']}:4:21: $.bids.iron_throne: 'x' is not of type " \
            "'integer'" in lines

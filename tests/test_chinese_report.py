@@ -100,7 +100,11 @@ def test_english_is_the_default_and_writes_no_language_line(runner, tmp_path):
     game = _game(tmp_path)
     assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 0
     ours = (game / "round-01" / "report.md").read_text(encoding="utf-8")
-    assert ours == (DEMO / "round-01" / "report.md").read_text(encoding="utf-8")
+    recorded = (DEMO / "round-01" / "report.md").read_text(encoding="utf-8")
+    # the same report; only the next state's hash differs: its chain now names the round's
+    # ledger (decisions.yaml), which the demo's release did not write
+    cut = "- state out: sha256"
+    assert ours.split(cut)[0] == recorded.split(cut)[0]
     assert "language" not in ours
 
 
@@ -170,7 +174,7 @@ def test_a_receipt_is_in_the_language_of_the_house(runner, tmp_path):
     receipts = sorted((game / "messages").glob("*.receipt.txt"))
     zh, en = (p.read_text(encoding="utf-8") for p in receipts)
     for text in ("agot inbox 回執 1：郵件", "結論：已接受：已存為 round-01/orders/stark.yaml",
-                 "你的提交（史塔克）的內容：", "臨冬城的行軍 +1★", "白港的支援",
+                 "你的提交（史塔克）目前的內容：", "臨冬城的行軍 +1★", "白港的支援",
                  "遊戲：", "第 1 回合，計劃階段", "檢查（按當前棋盤執行 agot validate）："):
         assert text in zh, (text, zh)
     assert all(len(line) <= 72 for line in zh.splitlines())

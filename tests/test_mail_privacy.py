@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from privacy import without_own_submission
 
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.render.report import Names
@@ -68,7 +69,7 @@ def leaks(files: dict[str, str], secrets: dict[str, set[str]], run: Adjudication
         for other in secrets:
             if other == house:
                 continue
-            theirs = files[f"mail/{other}.txt"]
+            theirs = without_own_submission(files[f"mail/{other}.txt"])
             seen = allowed_to_see(run, other)
             found += [f"{other}'s message shows {house}'s {s!r}" for s in items
                       if s in theirs and s.strip().rstrip(":") not in seen]

@@ -406,7 +406,7 @@ def _one_message_game(tmp_path: Path, body: str) -> tuple[Path, str, Any]:
 
 
 def test_a_secret_written_above_format_is_found(tmp_path):
-    game, output, out = _one_message_game(tmp_path, (
+    _game, output, out = _one_message_game(tmp_path, (
         "Hi!\n\nsecret: {secret}\nformat: agot-orders/1\nround: 1\nhouse: stark\n"
         "orders:\n  winterfell: march_0\n\nNed\n"))
     assert out.exit_code == 0, output
@@ -414,7 +414,7 @@ def test_a_secret_written_above_format_is_found(tmp_path):
 
 
 def test_a_yaml_error_points_at_the_players_line_and_no_path_of_the_moderator(tmp_path):
-    game, output, out = _one_message_game(tmp_path, (
+    game, _output, out = _one_message_game(tmp_path, (
         "Hi!\n\nformat: agot-orders/1\nround: 1\nhouse: stark\nsecret: {secret}\n"
         "orders:\n  winterfell: march_0\n  white_harbor: [support\n\nNed\n"))
     assert out.exit_code == 1

@@ -21,6 +21,7 @@ from privacy import (
     not_of,
     secrets_now,
     tokens,
+    without_own_submission,
 )
 
 from agot_adjudicator.cli.commands import main
@@ -35,17 +36,6 @@ from agot_adjudicator.workflow.autoplay import Driver
 
 GAMES = [(7_318_220_946_551_093_817, 3, 2), (12_005_443_871_090_226_341, 4, 2)]
 """(seed, players, rounds played): large seeds, so that a leaked seed cannot pass for a number."""
-
-
-def without_own_submission(mail: str) -> str:
-    """A house's mail less the echo of what the house itself sent (its own plans may name any
-    card or area: that tells it nothing it did not write)."""
-    head = "What agot holds from you this round"
-    if head not in mail:
-        return mail
-    before, after = mail.split(head, 1)
-    rest = after.split("\nYour answers\n", 1)
-    return before + ("\nYour answers\n" + rest[1] if len(rest) == 2 else "")
 
 
 class Game:

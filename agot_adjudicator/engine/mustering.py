@@ -158,19 +158,29 @@ def _muster_prompt(ctx: Context, house: str, castle: str, castle_kind: str, poin
     house's units still off the board and its armies against the supply limit (R0.4, R3.5,
     R9), so that a player can answer without the board at hand."""
     s, rs = ctx.state, ctx.ruleset
-    options = ["footman", "knight", "upgrade", *(f"ship:{a}" for a in seas)]
-    possible = [o for o in options if not isinstance(parse_musters(ctx, house, castle, [o]), str)]
+
+    def legal(step: str) -> bool:
+        return not isinstance(parse_musters(ctx, house, castle, [step]), str)
+
+    steps: list[Msg] = [Msg("a {unit}", unit=u) for u in ("footman", "knight") if legal(u)]
+    if legal("upgrade"):
+        steps.append(Msg("an upgrade"))
+    open_seas = [a for a in seas if legal(f"ship:{a}")]
+    if open_seas:
+        steps.append(Msg("a ship ({seas})", seas=open_seas))
     left = {unit: rs.unit_limits[unit] - _on_board(s, house, unit) for unit in rs.unit_limits}
     level = min(s.houses[house].supply, rs.max_supply_level())
     allowed = sorted(rs.supply_track[level], reverse=True)
     now = sorted((a for a in armies(s, house) if a >= 2), reverse=True)
-    f = {"house": house, "castle": castle, "castle_kind": castle_kind, "points": points,
-         "possible": possible or Msg("nothing"), "footmen": left.get("footman", 0),
-         "knights": left.get("knight", 0), "ships": left.get("ship", 0), "level": level,
-         "allowed": allowed or [0], "armies": now or Msg("none")}
-    tail = Msg("possible now: {possible}; off the board: {footmen} footmen, {knights} knights, "
+    costs = (Msg("footman 1, knight 2, upgrade 1, ship 1 (into {seas}); [] for nothing.",
+                 seas=seas) if seas else
+             Msg("footman 1, knight 2, upgrade 1, ship 1; [] for nothing."))
+    f = {"house": house, "castle": castle, "castle_kind": castle_kind, "points": points}
+    tail = Msg("possible now: {steps}; off the board: {footmen} footmen, {knights} knights, "
                "{ships} ships; supply level {level} allows armies of {allowed} (now: {armies}). "
-               "Costs: footman 1, knight 2, upgrade 1, ship 1; [] for nothing.", **f)
+               "{costs}", steps=steps or Msg("nothing"), footmen=left.get("footman", 0),
+               knights=left.get("knight", 0), ships=left.get("ship", 0), level=level,
+               allowed=allowed or [0], armies=now or Msg("none"), costs=costs)
     if points > 1:
         return Msg("{house} musters in {castle} ({castle_kind}, {points} points): {tail}",
                    **f, tail=tail)

@@ -17,6 +17,7 @@ from typing import Any
 
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.model.naming import NameIndex
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.report import say, sep, speaker, tr
 from agot_adjudicator.render.report import units as units_in_words
 from agot_adjudicator.render.report import wrap as wrap_columns
@@ -116,12 +117,37 @@ def echo_lines(data: dict[str, Any], index: NameIndex) -> list[str]:
                       areas=_names(index, "area", destinations or [])))
     for area, steps in (plans.get("musters") or {}).items():
         out.append(tr("Muster in {area}: {steps}", area=a(area),
-                      steps=sep().join(steps) if steps else tr("nothing")))
+                      steps=sep().join(_step(x, index) for x in steps) if steps
+                      else tr("nothing")))
     if plans.get("tie_break"):
         out.append(tr("Ties broken in this order: {houses}",
                       houses=_names(index, "house", plans["tie_break"])))
+    for key, title in (("casualties", N_("Casualties, in this order: {losses}")),
+                       ("supply_reductions", N_("Supply reductions, in this order: {losses}")),
+                       ("wildling_losses", N_("Wildling losses, in this order: {losses}"))):
+        if plans.get(key):
+            out.append(tr(title, losses=sep().join(_loss(v, index) for v in plans[key])))
+    blade = plans.get("blade")
+    if isinstance(blade, str):
+        out.append(tr("Valyrian Steel Blade: {how}", how=tr(BLADE_WORDS.get(blade, blade))))
+    elif isinstance(blade, dict):
+        for area, how in blade.items():
+            out.append(tr("Valyrian Steel Blade in a battle at {area}: {how}", area=a(area),
+                          how=tr(BLADE_WORDS.get(how, how))))
+    if "accept_support" in plans:
+        out.append(tr("Support offered to you: accepted") if plans["accept_support"] else
+                   tr("Support offered to you: refused"))
+    if plans.get("wildling_reward"):
+        out.append(tr("Night's Watch reward, in this order: {cards}",
+                      cards=_names(index, "card", plans["wildling_reward"])))
+    for card, choices in (plans.get("card_choices") or {}).items():
+        out.append(tr("{card}: choose, in this order: {choices}",
+                      card=_name(index, "card", card),
+                      choices=sep().join(_any_name(c, index) for c in choices or [])
+                      or tr("decline")))
     done = {"marches", "raids", "support", "raven", "house_cards", "retreats", "musters",
-            "tie_break"}
+            "tie_break", "casualties", "supply_reductions", "wildling_losses", "blade",
+            "accept_support", "wildling_reward", "card_choices"}
     for key, value in plans.items():
         if key not in done:
             out.append(tr("Plan {key}: {value}", key=key.replace("_", " "),
@@ -144,6 +170,44 @@ def part_words(part: str, index: NameIndex) -> str:
     if head == "plans":
         return tr("plan {key}", key=rest)
     return tr("answer to {id}", id=rest)
+
+
+BLADE_WORDS = {"auto": N_("when it changes the outcome"), "never": N_("never"),
+               "always": N_("always")}
+"""A Blade plan's value in words (R6.5)."""
+
+
+def _loss(value: Any, index: NameIndex) -> str:
+    """A unit type, or ``{area, unit}``, of a losses plan in words."""
+    from agot_adjudicator.render.report import entries, unit
+
+    names = speaker()
+    if isinstance(value, dict):
+        return entries([value], names) if names is not None else \
+            f"{value.get('unit')} in {_name(index, 'area', str(value.get('area')))}"
+    return unit(value) if names is not None else str(value)
+
+
+def _step(step: str, index: NameIndex) -> str:
+    """A mustering step in words: a unit, an upgrade, a ship into a sea (R3.5)."""
+    from agot_adjudicator.render.report import unit
+
+    if step == "upgrade":
+        return tr("an upgrade")
+    if step.startswith("ship:"):
+        return tr("a ship into {area}", area=_name(index, "area", step.split(":", 1)[1]))
+    return unit(step) if speaker() is not None else step
+
+
+def _any_name(value: Any, index: NameIndex) -> str:
+    """An id of any kind (area, card, house, order) by its name, or the value as it is."""
+    if value == "upgrade":
+        return tr("an upgrade")
+    if isinstance(value, str):
+        for category in ("area", "card", "house", "order", "track"):
+            if value in index.display.get(category, {}):
+                return _name(index, category, value)
+    return str(value)
 
 
 def wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:

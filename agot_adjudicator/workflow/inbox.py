@@ -565,7 +565,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     sections.insert(2, (tr("Names turned into ids:"),
                         [f"{r.written} -> {r.id}" for r in check.renamed]))
     if check.verdict == "accepted":
-        sections.append((tr("Check (on the board as it stands at the current stop):"),
+        sections.append((tr("Check (agot validate on the board as it stands):"),
                          [tr("ok")] + [tr("warning: {warning}", warning=problem_text(w))
                                        for w in check.warnings]))
         sections.append((tr("Still asked of {house}:", house=who),
