@@ -15,8 +15,8 @@ from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import parse_text, yaml_problem
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.model.text import Msg
+from agot_adjudicator.render.language import Names
 from agot_adjudicator.render.receipt import problem_text
-from agot_adjudicator.render.report import Names
 
 ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / "scenarios" / "games" / "demo" / "round-01" / "state.yaml"  # round 1, planning

@@ -22,7 +22,8 @@ from agot_adjudicator.engine.decisions import Decider, PendingDecision, Request
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.answers import SHAPES, shape_problem
 from agot_adjudicator.model.text import Msg
-from agot_adjudicator.render.report import Names, Private, private_section, say
+from agot_adjudicator.render.language import Names, say
+from agot_adjudicator.render.report import Private, private_section
 from agot_adjudicator.workflow.conformance import load_case, run_case, suite_cases
 
 ROOT = Path(__file__).resolve().parent.parent

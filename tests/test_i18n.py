@@ -150,7 +150,7 @@ def test_msg_says_its_fields_in_the_reader_language():
     """An engine sentence (Msg) is its f-string in English; in Chinese its template goes through
     the catalog and its ids are named by field kind (houses, areas, orders, lists)."""
     from agot_adjudicator.model.text import Msg
-    from agot_adjudicator.render.report import Names, say
+    from agot_adjudicator.render.language import Names, say
 
     ruleset = load_ruleset()
     m = Msg("{who} has no effect: {reason}.", who=Msg("{card} ({house})", card="x", house="y"),

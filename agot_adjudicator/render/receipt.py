@@ -17,8 +17,8 @@ from typing import Any
 
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.model.naming import NameIndex
-from agot_adjudicator.render.report import say, sep, speaker, tr
-from agot_adjudicator.render.report import units as units_in_words
+from agot_adjudicator.render.language import say, sep, speaker, tr
+from agot_adjudicator.render.language import units as units_in_words
 from agot_adjudicator.render.report import wrap as wrap_columns
 
 WIDTH = 72
@@ -159,5 +159,5 @@ def receipt_text(head: Sequence[str], sections: Sequence[tuple[str, Sequence[str
 
 def problem_text(problem: Problem) -> str:
     """A located problem, ``file:line:col: path: message``, its message said in the current
-    language (:func:`~agot_adjudicator.render.report.say`): file and path stay as they are."""
+    language (:func:`~agot_adjudicator.render.language.say`): file and path stay as they are."""
     return problem.located(say(problem.message))

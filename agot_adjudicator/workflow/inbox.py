@@ -49,17 +49,9 @@ from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import N_, Msg
 from agot_adjudicator.render.i18n import language_of_tag, recorded_language
+from agot_adjudicator.render.language import PHASE_TITLES, Names, decision_kind, lang, say, speaker, tr
+from agot_adjudicator.render.language import house as house_name
 from agot_adjudicator.render.receipt import echo_lines, problem_text, receipt_text
-from agot_adjudicator.render.report import (
-    PHASE_TITLES,
-    Names,
-    decision_kind,
-    lang,
-    say,
-    speaker,
-    tr,
-)
-from agot_adjudicator.render.report import house as house_name
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_docs
 
 MESSAGES = "messages"

@@ -28,8 +28,8 @@ from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.submissions import HouseSection, collect
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_
-from agot_adjudicator.render.report import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
-from agot_adjudicator.render.report import house as house_name
+from agot_adjudicator.render.language import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
+from agot_adjudicator.render.language import house as house_name
 from agot_adjudicator.workflow.present import load_board, validation_board
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml, validate_files
 
