@@ -14,6 +14,7 @@ import polib
 import pytest
 
 from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.text import FIELD_KINDS
 from agot_adjudicator.render import catalog as tooling
 from agot_adjudicator.render.i18n import (
     LANGUAGES,
@@ -23,6 +24,7 @@ from agot_adjudicator.render.i18n import (
     read_catalog,
     translator,
 )
+from agot_adjudicator.render.language import COUNTED_SPECS, Counted
 
 CHINESE = ("zh-Hans", "zh-Hant")
 
@@ -33,9 +35,11 @@ def extracted() -> dict[str, str]:
 
 
 def fields(text: str) -> set[tuple[str, str]]:
-    """The ``{name:spec}`` placeholders of a message (a translation may repeat one or not)."""
-    return {(name, spec or "") for _, name, spec, _ in string.Formatter().parse(text)
-            if name is not None}
+    """The ``{name:spec}`` placeholders of a message (a translation may repeat one or not); a
+    unit field counted with its measure word (``{unit:一}``, ``{unit:量}``: render.language.
+    Counted) is its plain field."""
+    return {(name, "" if spec in COUNTED_SPECS else spec or "")
+            for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
 
 
 def catalog(lang: str) -> dict[str, str]:
@@ -65,7 +69,8 @@ def test_translations_keep_the_placeholders(lang):
     assert wrong == []
     for m, s in catalog(lang).items():  # each translation formats with its msgid's fields
         if m and fields(m):
-            s.format(**{name: 0 for name, _ in fields(m)})
+            s.format(**{name: Counted("船只", "艘") if FIELD_KINDS.get(name) == "unit" else 0
+                        for name, _ in fields(m)})
 
 
 def test_translations_are_in_the_script_of_their_locale():

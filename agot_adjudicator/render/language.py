@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from agot_adjudicator.model.glossary import MEASURES
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import FIELD_KINDS, N_, Msg
 from agot_adjudicator.render.areas import units_text
@@ -41,9 +43,26 @@ def lang() -> str:
 
 def tr(message: str, /, **fields: Any) -> str:
     """``message`` (English, the catalog's msgid) in the current language, its ``{fields}``
-    filled in. English returns the message itself, so English output is the f-string it was."""
+    filled in. English returns the message itself, so English output is the f-string it was.
+    A translation may count a unit field (``{unit:一}``, :class:`Counted`)."""
     text = translator(lang()).gettext(message)
-    return text.format(**fields) if fields else text
+    if not fields:
+        return text
+    counted = any(f":{spec}}}" in text for spec in COUNTED_SPECS)
+    return _FORMATTER.format(text, **fields) if counted else text.format(**fields)
+
+
+class _Formatter(string.Formatter):
+    """``str.format``, where a counted field's spec (``{unit:一}``) given a plain name takes
+    the default measure word (个/個) rather than failing."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec in COUNTED_SPECS and not isinstance(value, Counted):
+            value = Counted(str(value), MEASURES.get(lang(), ""))
+        return format(value, format_spec)
+
+
+_FORMATTER = _Formatter()
 
 
 @dataclass(frozen=True)
@@ -66,6 +85,11 @@ class Names:
     def glossary(self, kind: str, id_: Any) -> str:
         return self.ruleset.glossary.name(kind, str(id_), self.lang)
 
+    def counted(self, kind: str, id_: str) -> Counted:
+        """The glossary's name of ``id_`` with its measure word (:class:`Counted`)."""
+        glossary = self.ruleset.glossary
+        return Counted(self.glossary(kind, id_), glossary.measure(kind, id_, self.lang))
+
     def named(self, kind: str, value: str) -> str:
         """An id of glossary ``kind`` by its name (areas, cards and orders as :meth:`area`,
         :meth:`card`, :meth:`order` name them); an id the glossary lacks as it is."""
@@ -75,7 +99,20 @@ class Names:
             return self.card(value)
         if kind == "order":
             return self.order(value)
-        return self.glossary(kind, value) if value in self.ruleset.glossary.ids(kind) else value
+        if value not in self.ruleset.glossary.ids(kind):
+            return value
+        return self.counted(kind, value) if kind == "unit" else self.glossary(kind, value)
+
+    def name_of(self, id_: str) -> str | None:
+        """The name of a ruleset id of any kind a player answers with (an area, a house card,
+        an order token, a house, a unit type, a track), or None when it is none of them."""
+        rs = self.ruleset
+        for kind, ids in (("area", rs.areas), ("house_card", rs.house_cards),
+                          ("order", rs.order_tokens), ("house", rs.houses),
+                          ("unit", rs.glossary.ids("unit")), ("track", rs.glossary.ids("track"))):
+            if id_ in ids:
+                return self.named(kind, id_)
+        return None
 
     def area(self, area_id: Any) -> str:
         if area_id is None:
@@ -113,6 +150,37 @@ class Names:
 
     def token(self, token_id: Any) -> str:
         return self.glossary("token", token_id) if self.lang != "en" else human(token_id)
+
+
+class Counted(str):
+    """A name that knows the measure word a count of it takes, for a catalog's sentence: in a
+    translation ``{unit}`` is the name (船只), ``{unit:一}`` one of it with its measure word
+    (一艘船只, 一名骑士) and ``{unit:量}`` the measure word alone (每艘). So a sentence says one
+    unit of whatever kind its field holds without a translation per kind (issue 32.2).
+
+    >>> ship = Counted("船只", "艘")
+    >>> "征召{unit:一}；每{unit:量}计 1 点；{unit}".format(unit=ship)
+    '征召一艘船只；每艘计 1 点；船只'
+    """
+
+    measure: str
+
+    def __new__(cls, name: str, measure: str) -> Counted:
+        self = super().__new__(cls, name)
+        self.measure = measure
+        return self
+
+    def __format__(self, spec: str) -> str:
+        if spec == ONE:
+            return f"一{self.measure}{self}"
+        if spec == MEASURE:
+            return self.measure
+        return format(str(self), spec)
+
+
+ONE, MEASURE = "一", "量"
+"""The format specs of a :class:`Counted` field (``{unit:一}``, ``{unit:量}``)."""
+COUNTED_SPECS = (ONE, MEASURE)
 
 
 def _speaker() -> Names | None:
@@ -168,9 +236,10 @@ def house(value: Any) -> str:
 
 
 def unit(value: str) -> str:
-    """A unit type: its id in English (``a footman``), its glossary name in Chinese."""
+    """A unit type: its id in English (``a footman``), its glossary name in Chinese, which
+    knows its measure word (:class:`Counted`: ``{unit:一}`` is 一艘船只)."""
     speaker = _speaker()
-    return speaker.glossary("unit", value) if speaker is not None else value
+    return speaker.counted("unit", value) if speaker is not None else value
 
 
 def sep() -> str:
@@ -178,15 +247,31 @@ def sep() -> str:
     return tr(", ")
 
 
+ABOUT = {"wildlings": N_("the bids against the wildlings"),
+         "wildlings/highest": N_("the highest bid against the wildlings"),
+         "wildlings/lowest": N_("the lowest bid against the wildlings")}
+"""What a bid or a tie is about (``about`` of ``bids_revealed``, ``tie_broken``), in words for
+a reader of another language; ``clash_of_kings/TRACK`` is :data:`CLASH_BIDS`."""
+CLASH_BIDS = N_("the {card} bids for the {track} track")
+
+
 def about(value: str) -> str:
-    """``clash_of_kings/iron_throne`` → ``clash of kings, iron throne``."""
+    """``clash_of_kings/iron_throne`` → ``clash of kings, iron throne``; in Chinese a phrase
+    (众皇争霸的铁王座出价, 外族入侵出价最低者); a single id by its name."""
     speaker = _speaker()
     if speaker is None:
         return human(value).replace("/", ", ")
+    if value in ABOUT:
+        return tr(ABOUT[value])
+    card, _, track = value.partition("/")
+    glossary = speaker.ruleset.glossary
+    if track and card in glossary.ids("westeros_card") and track in glossary.ids("track"):
+        return tr(CLASH_BIDS, card=speaker.glossary("westeros_card", card),
+                  track=speaker.glossary("track", track))
     parts = []
     for part in value.split("/"):
         kind = next((k for k in ("westeros_card", "track", "token")
-                     if part in speaker.ruleset.glossary.ids(k)), None)
+                     if part in glossary.ids(k)), None)
         parts.append(speaker.glossary(kind, part) if kind else tr(human(part)))
     return sep().join(parts)
 
@@ -208,6 +293,23 @@ def plain(value: Any) -> str:
     return human(value)
 
 
+def option(value: Any) -> str:
+    """An answer a reader may type, as a question lists it: JSON in English (as it always
+    was); in Chinese an id with its glossary name beside it (``harrenhal（赫伦堡）``,
+    ``ship:ironmans_bay（船只:铁群湾）``), anything else as JSON.
+
+    >>> option("harrenhal"), option(None)
+    ('"harrenhal"', 'null')
+    """
+    speaker = _speaker()
+    if speaker is None or not isinstance(value, str):
+        return json.dumps(value, ensure_ascii=speaker is None)
+    names = [speaker.name_of(part) for part in value.split(":")]
+    if any(name is None for name in names):
+        return json.dumps(value, ensure_ascii=False)
+    return tr("{id} ({name})", id=value, name=":".join(str(n) for n in names))
+
+
 def houses(values: Sequence[Any]) -> str:
     return sep().join(house(v) for v in values) if values else tr("no one")
 
@@ -218,8 +320,15 @@ def units(values: Sequence[str]) -> str:
     speaker = _speaker()
     if speaker is None:
         return units_text(list(values))
-    return sep().join(f"{unit(u)}×{values.count(u)}" for u in ("footman", "knight", "ship")
+    return sep().join(count(values.count(u), u) for u in ("footman", "knight", "ship")
                       if u in values)
+
+
+def count(number: int, unit_id: str) -> str:
+    """``number`` units of one type in words: ``2 footmen`` (English), ``2 名步兵`` (the
+    glossary's name and measure word in Chinese)."""
+    return tr("{count} {unit}", count=number, unit=unit(unit_id)) if _speaker() else \
+        units_text([unit_id] * number)
 
 
 def entries(values: Sequence[Mapping[str, str]], nm: Names) -> str:

@@ -214,7 +214,7 @@ def _units_text(units: Sequence[str]) -> str:
 
     def name(u: str) -> str:
         if names is not None:
-            return names.glossary("unit", u)
+            return names.counted("unit", u)
         return u if counts[u] == 1 else PLURAL[u]
 
     return sep().join(tr("{count} {unit}", count=counts[u], unit=name(u)) for u in UNIT_TYPES

@@ -47,6 +47,7 @@ from agot_adjudicator.render.language import (
     house,
     houses,
     human,
+    option,
     plain,
     reason,
     say,
@@ -614,10 +615,11 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
                                + (tr(" ({reason})", reason=say(p.reason)) if p.reason else "")
                                + (tr(" (asked ahead: you may leave it for when its turn comes)")
                                   if p.ahead else ""), fmt, width))
-        if r.options:
-            questions.append(wrap("  " + tr("options: {options}", options=", ".join(
-                json.dumps(o) for o in r.options)), None if fmt == "markdown" else width, "    "))
-        questions.append(_item("  " + tr("default: {value}", value=json.dumps(r.default)), fmt,
+        if r.options:  # in Chinese each id with its name beside it (option)
+            questions.append(wrap("  " + tr("options: {options}", options=(
+                ", " if speaker() is None else sep()).join(option(o) for o in r.options)),
+                None if fmt == "markdown" else width, "    "))
+        questions.append(_item("  " + tr("default: {value}", value=option(r.default)), fmt,
                                width))
     out += [_heading(3, tr("Your pending questions"), fmt), "\n".join(questions) or tr("none")]
     return "\n\n".join(out) + "\n"
