@@ -205,3 +205,17 @@ def test_intake_kinds_still_share_no_name_in_either_script():
         for entry in G.entries[kind].values():
             for text in entry.accepted():
                 assert seen.setdefault(name_key(text), kind) == kind, (kind, text)
+
+
+def test_docs_list_every_name_a_rule_text_writes():
+    """docs/chinese.md lists each ``written`` name and noun with its text (kept with the data:
+    a name added to the glossary without the docs fails here)."""
+    doc = (ROOT / "docs" / "chinese.md").read_text(encoding="utf-8")
+    for kind, id_, name, source, at in _written():
+        assert f"| {name} | {kind} | `{id_}` | {at} |" in doc, (name, source)
+    for kind, nouns in G.nouns.items():
+        for noun in nouns:
+            assert f"| {noun.name} | {kind} | {noun.source} | {noun.at} |" in doc, noun
+    for source in TRANSLATIONS:
+        count = sum(1 for w in _written() if w[3] == source)
+        assert f"### {source} ({count} names)" in doc
