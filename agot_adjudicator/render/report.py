@@ -210,13 +210,23 @@ def _game_ended(e: Event, nm: Names) -> str:
               supply=by_house(e["supply"]), power=by_house(e["power"]))
 
 
+MUSTERED = {(False, False): N_("{house} musters a {unit} in {area} (mustering at {castle})."),
+            (False, True): N_("{house} musters a {unit} in {area} (mustering at {area})."),
+            (True, False): N_("{house} upgrades a footman to a knight in {area} (mustering at "
+                              "{castle})."),
+            (True, True): N_("{house} upgrades a footman to a knight in {area} (mustering at "
+                             "{area}).")}
+"""A ``mustered`` event's sentence by (an upgrade, mustered at the castle itself): the same
+English words either way, a template of its own when the castle is the area, so that a
+translation need not name the area twice (征召一名步兵, not …（使用临冬城的征召点数）)."""
+
+
 def _mustered(e: Event, nm: Names) -> str:
-    if e["unit"] == "upgrade":
-        return tr("{house} upgrades a footman to a knight in {area} (mustering at {castle}).",
-                  house=house(e["house"]), area=nm.area(e["area"]), castle=nm.area(e["castle"]))
-    return tr("{house} musters a {unit} in {area} (mustering at {castle}).",
-              house=house(e["house"]), unit=unit(e["unit"]), area=nm.area(e["area"]),
-              castle=nm.area(e["castle"]))
+    key = (e["unit"] == "upgrade", e["castle"] == e["area"])
+    fields = dict(house=house(e["house"]), area=nm.area(e["area"]), castle=nm.area(e["castle"]))
+    if not key[0]:
+        fields["unit"] = unit(e["unit"])
+    return tr(MUSTERED[key], **fields)
 
 
 def _nights_watch(e: Event, nm: Names) -> str:
