@@ -15,8 +15,8 @@ from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import parse_text, yaml_problem
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.model.text import Msg
+from agot_adjudicator.render.language import Names
 from agot_adjudicator.render.receipt import problem_text
-from agot_adjudicator.render.report import Names
 
 ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / "scenarios" / "games" / "demo" / "round-01" / "state.yaml"  # round 1, planning
@@ -111,7 +111,7 @@ def test_validate_says_every_kind_of_error_in_chinese(files, lang):
         assert "黑城堡与白港不相邻" in rule and "不是史塔克的家族卡" in rule and "共出价 9" in rule
         assert said["area.yaml"] == ["没有名为“winterfel”的地区（你是不是想写“winterfell”？）"]
     else:
-        assert "黑城堡與白港不相鄰" in rule and "不是史塔克的家族卡" in rule and "共出價 9" in rule
+        assert "黑城堡與白港不相鄰" in rule and "不是史塔克的將軍卡" in rule and "共出價 9" in rule
         assert said["area.yaml"] == ["沒有名為「winterfel」的地區（你是不是想寫「winterfell」？）"]
     assert "(R5.2)" not in rule and "（R5.2）" in rule and "（R7.1）" in rule
 

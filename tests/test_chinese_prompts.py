@@ -22,7 +22,8 @@ from agot_adjudicator.engine.decisions import Decider, PendingDecision, Request
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.answers import SHAPES, shape_problem
 from agot_adjudicator.model.text import Msg
-from agot_adjudicator.render.report import Names, Private, private_section, say
+from agot_adjudicator.render.language import Names, say
+from agot_adjudicator.render.report import Private, private_section
 from agot_adjudicator.workflow.conformance import load_case, run_case, suite_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -347,3 +348,32 @@ def test_the_inbox_lists_what_is_still_asked_in_the_house_s_language(runner, tmp
     assert "  - r1/orders/stark: 放置史塔克的命令（在其有部队的每个地区各放一个：" in asked_zh
     assert english_words(asked_zh) == [], asked_zh
     assert "Still asked of lannister:\n  - r1/orders/lannister (orders)\n" in en
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_every_option_a_house_is_asked_carries_its_name_beside_its_id(asked, lang):
+    """Issue 32.3: a Chinese-only player can answer every question of the stop mail: each
+    option and the default that is an id is written ``id（name）`` (the prompt names them in
+    Chinese, the answer is typed as the id), and nothing else in the question is English."""
+    from agot_adjudicator.engine.setup import new_game
+    from agot_adjudicator.render.language import option
+
+    state = new_game(RS, list(RS.houses), 1, "t")
+    seen = 0
+    by_kind: dict[str, Request] = {}
+    for request, _ in asked:
+        if request.options:
+            by_kind.setdefault(request.kind, request)
+    assert {"retreat", "march_next", "raid_next", "house_card", "card_choice"} <= set(by_kind)
+    with Names(RS, lang).speaking():
+        for request in by_kind.values():
+            text = private_section(Private(request.house), state, RS,
+                                   [PendingDecision(request, None)], "text")
+            block = text[text.index(f"- {request.id}: "):].replace("\n    ", "")
+            for value in request.options:
+                if isinstance(value, str) and IDS.fullmatch(value.split(":")[0]):
+                    assert f"{value}（" in block, (request.kind, value, block)
+                    seen += 1
+                assert option(value) in block
+            assert english_words(block.replace(request.id, " ")) == [], block
+    assert seen > 10

@@ -175,7 +175,7 @@ def test_a_receipt_is_in_the_language_of_the_house(runner, tmp_path):
     zh, en = (p.read_text(encoding="utf-8") for p in receipts)
     for text in ("agot inbox 回執 1：郵件", "結論：已接受：已存為 round-01/orders/stark.yaml",
                  "你的提交（史塔克）目前的內容：", "臨冬城的行軍 +1★", "白港的支援",
-                 "遊戲：", "第 1 回合，計劃階段", "檢查（按當前棋盤執行 agot validate）："):
+                 "遊戲：", "第 1 回合，計畫階段", "檢查（按當前棋盤執行 agot validate）："):
         assert text in zh, (text, zh)
     assert all(len(line) <= 72 for line in zh.splitlines())
     assert "Verdict: ACCEPTED: stored as round-01/orders/lannister.yaml" in en

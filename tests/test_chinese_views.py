@@ -20,8 +20,8 @@ from agot_adjudicator.cli.commands import main
 from agot_adjudicator.io.reading import parse_text
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.diff import diff_states, render_text
+from agot_adjudicator.render.language import Names
 from agot_adjudicator.render.public import PUBLIC, view_changes
-from agot_adjudicator.render.report import Names
 from agot_adjudicator.render.template import order_template
 from agot_adjudicator.render.views import show_text
 from agot_adjudicator.workflow.site import build_site

@@ -272,7 +272,8 @@ def test_export_writes_the_glossary_and_a_corrected_name_keeps_the_hash(tmp_path
     rules = tmp_path / "rules"
     written = export_ruleset(rules)
     assert [p.name for p in written] == [*RULESET_FILES, GLOSSARY]
-    _edit(rules / GLOSSARY, "    zh-Hans: 冰湾\n", "    zh-Hans: 冰之湾\n")
+    _edit(rules / GLOSSARY, "    zh-Hans: 冰湾\n    zh-Hant: 冰灣\n",
+          "    zh-Hans: 冰之湾\n    zh-Hant: 冰之灣\n")  # one name in either script (folded)
     corrected = load_ruleset(str(rules))
     assert corrected.sha256 == packaged.sha256
     assert corrected.glossary.name("area", "bay_of_ice", "zh-Hans") == "冰之湾"

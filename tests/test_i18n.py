@@ -1,59 +1,49 @@
 """Message catalogs (issue 18.2): every sentence for a person is an English msgid with a
-translation in each Chinese catalog, its placeholders kept, in the script of its locale."""
+translation in each Chinese catalog, its placeholders kept, in the script of its locale. The
+sentences are found by Babel's extraction (``python -m agot_adjudicator.render.catalog``) and
+the catalogs read by polib, as agot reads them."""
 
 from __future__ import annotations
 
-import ast
-import gettext
-import io
+import shutil
 import string
 from pathlib import Path
 
 import opencc
+import polib
 import pytest
 
-import agot_adjudicator
 from agot_adjudicator.io.rulesets import load_ruleset
+from agot_adjudicator.model.text import FIELD_KINDS
+from agot_adjudicator.render import catalog as tooling
 from agot_adjudicator.render.i18n import (
     LANGUAGES,
-    compile_mo,
+    catalog_entries,
     language_from_env,
-    parse_po,
     po_path,
+    read_catalog,
     translator,
 )
+from agot_adjudicator.render.language import COUNTED_SPECS, Counted
 
-PACKAGE = Path(agot_adjudicator.__file__).parent
 CHINESE = ("zh-Hans", "zh-Hant")
 
 
 def extracted() -> dict[str, str]:
-    """msgid → where it is: the first argument of every ``tr(...)``, ``N_(...)`` and ``Msg(...)`` call in the
-    package that is a string literal (what xgettext -k tr -k N_ would extract)."""
-    found: dict[str, str] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and node.args):
-                continue
-            f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            arg = node.args[0]
-            if name in ("tr", "N_", "Msg") and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                found.setdefault(arg.value, f"{path.relative_to(PACKAGE)}:{node.lineno}")
-    for card_id, card in load_ruleset().house_cards.items():  # the packaged cards' texts
-        if card.effect:
-            found.setdefault(card.effect, f"data/first_edition/house_cards.yaml: {card_id}")
-    return found
+    """msgid → where it is (Babel's extraction: ``tr``, ``N_``, ``Msg`` and the cards' texts)."""
+    return tooling.extracted()
 
 
 def fields(text: str) -> set[tuple[str, str]]:
-    """The ``{name:spec}`` placeholders of a message (a translation may repeat one or not)."""
-    return {(name, spec or "") for _, name, spec, _ in string.Formatter().parse(text)
-            if name is not None}
+    """The ``{name:spec}`` placeholders of a message (a translation may repeat one or not); a
+    unit field counted with its measure word (``{unit:一}``, ``{unit:量}``: render.language.
+    Counted) is its plain field."""
+    return {(name, "" if spec in COUNTED_SPECS else spec or "")
+            for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
 
 
 def catalog(lang: str) -> dict[str, str]:
-    return parse_po(po_path(lang).read_text(encoding="utf-8"))
+    return catalog_entries(lang)
 
 
 def test_messages_are_extracted():
@@ -69,7 +59,8 @@ def test_catalog_is_complete_and_has_nothing_stale(lang):
     stale = sorted(m for m in entries if m and m not in ids)
     assert missing == []
     assert stale == []
-    assert "charset=UTF-8" in entries[""]
+    assert "charset=UTF-8" in read_catalog(po_path(lang)).metadata["Content-Type"]
+    assert tooling.problems(lang, ids) == []
 
 
 @pytest.mark.parametrize("lang", CHINESE)
@@ -78,7 +69,8 @@ def test_translations_keep_the_placeholders(lang):
     assert wrong == []
     for m, s in catalog(lang).items():  # each translation formats with its msgid's fields
         if m and fields(m):
-            s.format(**{name: 0 for name, _ in fields(m)})
+            s.format(**{name: Counted("船只", "艘") if FIELD_KINDS.get(name) == "unit" else 0
+                        for name, _ in fields(m)})
 
 
 def test_translations_are_in_the_script_of_their_locale():
@@ -108,21 +100,47 @@ def test_traditional_terms_follow_the_glossary():
     assert "野蠻人" in hant and "渡鴉信差" in hant
 
 
-def test_compiled_catalog_is_deterministic_and_read_by_gettext():
-    entries = {"": "Content-Type: text/plain; charset=UTF-8\n", "b": "乙", "a": "甲"}
-    mo = compile_mo(entries)
-    assert mo == compile_mo(dict(reversed(entries.items())))
-    t = gettext.GNUTranslations(io.BytesIO(mo))
-    assert (t.gettext("a"), t.gettext("b"), t.gettext("c")) == ("甲", "乙", "c")
+def test_the_catalog_as_gettext_reads_it_is_deterministic():
+    """The .mo image polib makes at first use: the same bytes from the same catalog, read by
+    the standard library's gettext."""
+    po = read_catalog(po_path("zh-Hans"))
+    assert po.to_binary() == read_catalog(po_path("zh-Hans")).to_binary()
+    assert translator("zh-Hans").gettext("Orders are revealed.") == catalog("zh-Hans")[
+        "Orders are revealed."]
 
 
-def test_po_parser_reads_continuations_escapes_and_skips_fuzzy():
-    text = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-            '#, fuzzy\nmsgid "old"\nmsgstr "舊"\n\n'
-            '#: x.py\nmsgid "two "\n"lines"\nmsgstr "兩\\"行\\""\n\nmsgid "empty"\nmsgstr ""\n')
-    assert parse_po(text) == {"": "Content-Type: text/plain; charset=UTF-8\n", "two lines": '兩"行"'}
-    with pytest.raises(ValueError, match="line 1"):
-        parse_po("msgid oops\n")
+def test_update_appends_new_sentences_at_the_end_and_keeps_the_order(tmp_path, monkeypatch):
+    """``catalog update``: a new sentence lands at the end of both catalogs, untranslated (so
+    the completeness test names it), a stale one goes, the others keep their place."""
+    for lang in CHINESE:
+        copy = tmp_path / lang / "agot.po"
+        copy.parent.mkdir()
+        shutil.copyfile(po_path(lang), copy)
+    monkeypatch.setattr(tooling, "po_path", lambda lang: tmp_path / lang / "agot.po")
+    found = dict(extracted())
+    first = next(iter(found))
+    del found[first]
+    found["A sentence written today."] = "render/report.py:1"
+    before = [e.msgid for e in read_catalog(tmp_path / "zh-Hans" / "agot.po")]
+    for lang in CHINESE:
+        added, dropped = tooling.update(lang, found)
+        assert (added, dropped) == (["A sentence written today."], [first])
+        po = read_catalog(tmp_path / lang / "agot.po")
+        assert [e.msgid for e in po] == [m for m in before if m != first] + [
+            "A sentence written today."]
+        assert po[-1].msgstr == "" and po[-1].occurrences == [("agot_adjudicator/render/report.py", "")]
+        assert tooling.problems(lang, found) == [
+            "render/report.py:1: 'A sentence written today.' has no translation"]
+        assert tooling.update(lang, found) == ([], [])  # nothing left to do
+
+
+def test_extract_writes_a_template_of_every_sentence(tmp_path):
+    out = tmp_path / "agot.pot"
+    assert tooling.main(["extract", "-o", str(out)]) == 0
+    pot = polib.pofile(str(out))
+    assert {e.msgid for e in pot} == set(extracted())
+    assert all(e.msgstr == "" for e in pot)
+    assert tooling.main(["check"]) == 0
 
 
 def test_english_is_the_source_and_unknown_languages_are_refused():
@@ -150,7 +168,7 @@ def test_msg_says_its_fields_in_the_reader_language():
     """An engine sentence (Msg) is its f-string in English; in Chinese its template goes through
     the catalog and its ids are named by field kind (houses, areas, orders, lists)."""
     from agot_adjudicator.model.text import Msg
-    from agot_adjudicator.render.report import Names, say
+    from agot_adjudicator.render.language import Names, say
 
     ruleset = load_ruleset()
     m = Msg("{who} has no effect: {reason}.", who=Msg("{card} ({house})", card="x", house="y"),

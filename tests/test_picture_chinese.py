@@ -19,7 +19,7 @@ from fontTools.ttLib import TTFont
 from recorded import demo_rounds
 
 from agot_adjudicator.cli import main
-from agot_adjudicator.render.i18n import parse_po, po_path
+from agot_adjudicator.render.i18n import catalog_entries
 from agot_adjudicator.render.picture import FONT, FONTS, _name_size, render_round_svg, render_svg
 from agot_adjudicator.render.png import CJK_FACES, FONT_DIR, needs_cjk, svg_to_png
 from agot_adjudicator.workflow.site import read_log
@@ -177,14 +177,18 @@ def _glossary_names() -> str:
     for entries in data.values():
         if isinstance(entries, dict):
             for entry in entries.values():
+                if not isinstance(entry, dict):  # nouns: kind → [{name, in, at}]
+                    out += [str(w["name"]) for w in entry]
+                    continue
                 out += [str(entry[k]) for k in ("en", "zh-Hans", "zh-Hant") if k in entry]
                 out += [str(v) for names in entry.get("also", {}).values() for v in names]
+                out += [str(w["name"]) for w in entry.get("written", ())]
+                out += [str(v) for v in entry.get("measure", {}).values()]
     return "".join(out)
 
 
 def _catalogs() -> str:
-    return "".join(s for lang in CHINESE
-                   for s in parse_po(po_path(lang).read_text(encoding="utf-8")).values())
+    return "".join(s for lang in CHINESE for s in catalog_entries(lang).values())
 
 
 @pytest.mark.parametrize("face", [f for f, _, _ in CJK_FACES])

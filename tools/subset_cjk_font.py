@@ -31,7 +31,7 @@ from fontTools.ttLib import TTCollection
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agot_adjudicator.render.i18n import parse_po, po_path  # noqa: E402
+from agot_adjudicator.render.i18n import CATALOGS, catalog_entries  # noqa: E402
 from agot_adjudicator.render.png import CJK_FACES, FONT_DIR  # noqa: E402
 
 SOURCE = Path("/usr/share/fonts/opentype/noto")
@@ -48,18 +48,24 @@ def glossary_text(path: Path = GLOSSARY) -> str:
         if not isinstance(entries, dict):
             continue
         for entry in entries.values():
+            if not isinstance(entry, dict):  # nouns: kind → [{name, in, at}]
+                out.extend(str(w["name"]) for w in entry)
+                continue
             for key, value in entry.items():
                 if key in ("en", "zh-Hans", "zh-Hant"):
                     out.append(str(value))
                 elif key == "also":
                     out.extend(str(v) for names in value.values() for v in names)
+                elif key == "written":
+                    out.extend(str(w["name"]) for w in value)
+                elif key == "measure":
+                    out.extend(str(v) for v in value.values())
     return "".join(out)
 
 
 def catalog_text() -> str:
     """Every translation of both catalogs."""
-    return "".join(s for lang in ("zh-Hans", "zh-Hant")
-                   for s in parse_po(po_path(lang).read_text(encoding="utf-8")).values())
+    return "".join(s for lang in CATALOGS for s in catalog_entries(lang).values())
 
 
 def characters() -> str:

@@ -70,7 +70,7 @@ EPILOG = ("Exit codes: 0 done; 1 invalid input (nothing written); 2 usage error;
 
 
 def _error(message: str) -> None:
-    from agot_adjudicator.render.report import tr
+    from agot_adjudicator.render.language import tr
 
     for line in message.splitlines():
         click.echo(tr("error: {message}", message=line), err=True)
@@ -104,7 +104,7 @@ def speaking(lang: str, ruleset: Ruleset | None = None) -> Iterator[None]:
     if lang == "en":
         yield
         return
-    from agot_adjudicator.render.report import Names
+    from agot_adjudicator.render.language import Names
 
     if ruleset is None:
         try:
@@ -133,7 +133,7 @@ def handle_errors(func: F) -> F:
         except (PendingDecisions, DifferencesFound) as exc:  # outcomes, already printed
             sys.exit(int(exc.exit_code))
         except InputError as exc:
-            from agot_adjudicator.render.report import say, tr
+            from agot_adjudicator.render.language import say, tr
 
             lang = chosen_language(kwargs["lang"]) if "lang" in kwargs else "en"
             with speaking(lang):
@@ -197,7 +197,7 @@ def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tu
 
 def provisional_line(board: Board, ruleset: Ruleset, lang: str = "en") -> str:
     """The line that tells a player a board is provisional (stdout, before the view)."""
-    from agot_adjudicator.render.report import PHASE_TITLES, Names, tr
+    from agot_adjudicator.render.language import PHASE_TITLES, Names, tr
 
     s = board.state
     with Names(ruleset, lang).speaking():
@@ -405,7 +405,7 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
     ruleset = ruleset_for(ctx, state)
     result = validate_files(state, list(orders), ruleset, names=names)
-    from agot_adjudicator.render.report import tr
+    from agot_adjudicator.render.language import tr
 
     with speaking(chosen_language(lang), ruleset):
         _warn(result.notes, N_("note: {warning}"))
@@ -419,8 +419,8 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
 def _warn(warnings: list[Problem], line: str = "warning: {warning}") -> None:
     """``warning: file:line:col: path: message`` (or ``note: …``) on stderr, in the current
     language."""
+    from agot_adjudicator.render.language import tr
     from agot_adjudicator.render.receipt import problem_text
-    from agot_adjudicator.render.report import tr
 
     for warning in warnings:
         click.echo(tr(line, warning=problem_text(warning)), err=True)
@@ -434,7 +434,7 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: st
     from agot_adjudicator.io.gamedir import board_now, current_round
     from agot_adjudicator.io.validation import PHASE_WORDS
     from agot_adjudicator.model.naming import name_index
-    from agot_adjudicator.render.report import say, tr
+    from agot_adjudicator.render.language import say, tr
     from agot_adjudicator.workflow.standing import check_files
 
     rd = current_round(game_dir)
@@ -586,7 +586,7 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool,
         raise DifferencesFound()
     write_together([(Path(out_dir) / name, text) for name, text in sorted(built.files.items())])
     with speaking(built_lang):
-        from agot_adjudicator.render.report import tr
+        from agot_adjudicator.render.language import tr
 
         click.echo(tr("wrote {index} and {count} more files", index=f"{out_dir}/index.html",
                       count=len(built.files) - 1))
@@ -663,8 +663,8 @@ def diff(ctx: click.Context, a: str, b: str, fmt: str, public: bool, house: str 
     are warnings.
     """
     from agot_adjudicator.render.diff import render_json, render_text, view_label
+    from agot_adjudicator.render.language import Names, tr
     from agot_adjudicator.render.public import view_changes
-    from agot_adjudicator.render.report import Names, tr
 
     view = _view(public, house)
     ruleset = ruleset_for(ctx, a)
@@ -953,7 +953,7 @@ def _finish(run: Adjudication, ruleset: Ruleset, *, output: str, report: str | N
 
 def _say_wrote(output: str, lang: str) -> None:
     """``wrote FILE``, in ``lang``."""
-    from agot_adjudicator.render.report import tr
+    from agot_adjudicator.render.language import tr
 
     with speaking(lang):
         click.echo(tr("wrote {file}", file=output))
@@ -964,7 +964,7 @@ def _wrote(output: str, result: Any, ruleset: Ruleset, lang: str = "en",
     """``wrote NEXT (next: round N, PHASE phase); K events`` (or who won), and with ``folder``
     where the next round's submissions go, in ``lang``."""
     from agot_adjudicator.io.validation import PHASE_WORDS
-    from agot_adjudicator.render.report import houses, say, tr
+    from agot_adjudicator.render.language import houses, say, tr
 
     s = result.state
     with speaking(lang, ruleset):
@@ -1074,7 +1074,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     for outcome in outcomes:
         click.echo(outcome.receipt)
     refused = [o for o in outcomes if not o.whole]
-    from agot_adjudicator.render.report import tr
+    from agot_adjudicator.render.language import tr
 
     with speaking(chosen_language(lang), ruleset):
         click.echo(tr("inbox: {count} message(s): {accepted} accepted, {refused} not; kept in "
@@ -1171,7 +1171,7 @@ def replay(ctx: click.Context, game_dir: str, custom_start: bool, out_dir: str |
         files = translated_record(result, chosen_language(lang))
         write_together([(Path(out_dir) / name, text) for name, text in files.items()])
         with speaking(chosen_language(lang)):
-            from agot_adjudicator.render.report import tr
+            from agot_adjudicator.render.language import tr
 
             click.echo(tr("wrote {count} files into {folder} ({lang})", count=len(files),
                           folder=out_dir, lang=chosen_language(lang)))
@@ -1245,7 +1245,7 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
         writes.append((output, outcome.outputs.state))
     write_together(writes)
     from agot_adjudicator.render.diff import view_label
-    from agot_adjudicator.render.report import Names, tr
+    from agot_adjudicator.render.language import Names, tr
 
     with Names(ruleset, lang).speaking():
         label = "" if view is None else tr(" ({view})", view=view_label(view))

@@ -361,7 +361,7 @@ def _luwin(ctx: Context, fight: Fight, role: str) -> None:
     if not options:
         return
     choice = _ask_card(ctx, fight, role, options, options[0],
-                       "take one card of your discard pile back into your hand.")
+                       Msg("take one card of your discard pile back into your hand."))
     if choice == NONE:
         return
     hs.discards.remove(choice)

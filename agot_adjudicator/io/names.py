@@ -20,7 +20,7 @@ from typing import Any
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import Document, JsonPath
 from agot_adjudicator.model.answers import ID
-from agot_adjudicator.model.naming import NameIndex, name_key, suggest
+from agot_adjudicator.model.naming import NameIndex, name_key
 from agot_adjudicator.model.text import Msg
 
 # A spec says what a node holds: a category name, ("map", key spec, value spec),
@@ -99,11 +99,10 @@ class _Walk:
             found = self.index.lookup(category, text)
         if found is None:
             if not ID.fullmatch(text) and category != "any":
-                known = list(self.index.display.get(category, {}).values())
                 self.problems.append(self.doc.problem(old, Msg(
                     "'{value}' names no {category}{hint}", value=text,
                     category=CATEGORY_WORDS.get(category, category),
-                    hint=suggest(text, known)), key=key))
+                    hint=self.index.suggestion(category, text)), key=key))
             return text
         if found != text:
             self.renamed.setdefault((text, found), Renamed(text, found, category))

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agot_adjudicator.model.glossary import Glossary, name_key
+from agot_adjudicator.model.glossary import Glossary, is_chinese, name_key
 from agot_adjudicator.model.text import Msg
 
 if TYPE_CHECKING:
@@ -111,6 +111,15 @@ class NameIndex:
     def name(self, category: str, id_: str) -> str:
         """The name to show for ``id_`` (the id itself when it has none)."""
         return self.display.get(category, {}).get(id_, id_)
+
+    def suggestion(self, category: str, text: str) -> str:
+        """`` (did you mean '...'?)`` for a name that names nothing in ``category``: the closest
+        English name (:func:`suggest`), or for a Chinese name the closest glossary name in its
+        script (``临冬堡`` → ``临冬城``, ``臨冬堡`` → ``臨冬城``); empty when none is close."""
+        if is_chinese(text) and self.glossary is not None and category in GLOSSARY_KIND:
+            found = self.glossary.suggest(GLOSSARY_KIND[category], text)
+            return Msg(" (did you mean '{suggested}'?)", suggested=found) if found else ""
+        return suggest(text, list(self.display.get(category, {}).values()))
 
 
 _KIND_WORDS = {"march": ("March",), "defense": ("Defense", "Defence"), "support": ("Support",),

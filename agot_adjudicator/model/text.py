@@ -4,7 +4,7 @@ The engine and the readers write English sentences for people (decision prompts,
 answer or an order is not legal, validation errors and warnings). Each is a :class:`Msg`: a
 ``str`` holding the English text, exactly what an f-string gave, that also keeps its template
 (the message catalog's ``msgid``) and its fields. Code that only needs English treats it as
-the string it is; a renderer writing Chinese (:func:`agot_adjudicator.render.report.say`)
+the string it is; a renderer writing Chinese (:func:`agot_adjudicator.render.language.say`)
 translates the template and names each field's ids in the reader's language, by the field's
 name (:data:`FIELD_KINDS`).
 

@@ -28,7 +28,7 @@ from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import N_, Msg, reread
-from agot_adjudicator.render.report import house, lang, say, tr
+from agot_adjudicator.render.language import house, lang, say, tr
 
 GROUPS = ("game", "tracks", "houses", "areas", "control", "westeros")
 """Groups of changes, in output order."""
@@ -375,7 +375,7 @@ def diff_states(a: GameState, b: GameState, ruleset: Ruleset) -> list[Change]:
 
 def render_text(changes: list[Change], a_name: str = "A", b_name: str = "B") -> str:
     """The changes as readable text, one group heading per group present (in the language of
-    the current :class:`~agot_adjudicator.render.report.Names`, English outside one)."""
+    the current :class:`~agot_adjudicator.render.language.Names`, English outside one)."""
     if not changes:
         return tr("no differences between {a} and {b}", a=a_name, b=b_name) + "\n"
     lines = [f"--- {a_name}", f"+++ {b_name}", *render_lines(changes)]
@@ -398,7 +398,7 @@ def render_json(changes: list[Change], a_name: str = "A", b_name: str = "B") -> 
 
 def render_lines(changes: list[Change]) -> list[str]:
     """The changes as lines: a ``group:`` heading per group, then one indented line per change
-    (said in the current language: :func:`~agot_adjudicator.render.report.say`)."""
+    (said in the current language: :func:`~agot_adjudicator.render.language.say`)."""
     lines: list[str] = []
     group = None
     for change in changes:

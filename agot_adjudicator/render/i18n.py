@@ -2,10 +2,12 @@
 through :mod:`gettext`, with a catalog per language in ``agot_adjudicator/locale``.
 
 The catalogs are the ``.po`` files in the repository (``locale/zh_Hans/LC_MESSAGES/agot.po``,
-``locale/zh_Hant/...``); no ``.mo`` is committed or built. At first use a catalog is compiled
-in memory by :func:`compile_mo` (a small deterministic msgfmt: entries sorted, no hash table)
-and read by the standard library's :class:`gettext.GNUTranslations`. So a fresh ``pip install``
-needs no build step and no Babel, and a catalog cannot disagree with its compiled form.
+``locale/zh_Hant/...``); no ``.mo`` is committed or built. At first use a catalog is read with
+polib (a small pure-Python library, the one run-time dependency this needs), turned into the
+``.mo`` image in memory and read by the standard library's :class:`gettext.GNUTranslations`.
+So a fresh ``pip install`` needs no build step, and a catalog cannot disagree with its compiled
+form. New sentences reach the catalogs with ``python -m agot_adjudicator.render.catalog update``
+(:mod:`.catalog`, Babel's extractor: a development tool, in the ``test`` extra).
 
 English is the source language: its translator returns each ``msgid`` unchanged, so English
 output does not depend on the catalogs at all.
@@ -20,20 +22,21 @@ output does not depend on the catalogs at all.
 
 from __future__ import annotations
 
-import ast
 import gettext
 import io
 import re
-import struct
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
+import polib
+
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 """The languages agot writes: English (the source) and simplified and traditional Chinese."""
+CATALOGS = ("zh-Hans", "zh-Hant")
+"""The languages with a catalog (English is the source)."""
 DOMAIN = "agot"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-
 
 
 def po_path(lang: str) -> Path:
@@ -41,75 +44,24 @@ def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def parse_po(text: str) -> dict[str, str]:
-    """``msgid`` → ``msgstr`` of a ``.po`` file (the header under ``""``); fuzzy and empty
-    translations are left out, as msgfmt does.
+def read_catalog(path: Path) -> polib.POFile:
+    """The ``.po`` file at ``path``, as polib reads it (long lines never rewrapped on save)."""
+    return polib.pofile(str(path), encoding="utf-8", wrapwidth=0)
 
-    >>> parse_po('#, fuzzy\\nmsgid "a"\\nmsgstr "b"\\n\\nmsgid "x"\\n"y"\\nmsgstr "\\\\"z\\\\""\\n')
-    {'xy': '"z"'}
+
+@cache
+def _catalog(lang: str) -> polib.POFile:
+    return read_catalog(po_path(lang))
+
+
+def catalog_entries(lang: str) -> dict[str, str]:
+    """``msgid`` → ``msgstr`` of the translated entries of ``lang``'s catalog, in file order
+    (fuzzy, obsolete and empty translations left out, as msgfmt does).
+
+    >>> catalog_entries("zh-Hant")["Orders are revealed."]
+    '公佈命令。'
     """
-    entries: dict[str, str] = {}
-    current: dict[str, list[str]] = {}
-    key = ""
-    fuzzy = False
-
-    def flush() -> None:
-        nonlocal fuzzy
-        if "msgid" in current and "msgstr" in current:
-            msgid, msgstr = "".join(current["msgid"]), "".join(current["msgstr"])
-            if msgstr and not (fuzzy and msgid):
-                entries[msgid] = msgstr
-        current.clear()
-        fuzzy = False
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            if "msgstr" in current:
-                flush()
-            if line.startswith("#,") and "fuzzy" in line:
-                fuzzy = True
-            continue
-        if line.startswith(("msgid ", "msgstr ")):
-            key, _, rest = line.partition(" ")
-            if key == "msgid" and "msgstr" in current:
-                flush()
-            current[key] = [_unquote(rest, number)]
-        elif line.startswith('"') and key in current:
-            current[key].append(_unquote(line, number))
-        else:
-            raise ValueError(f"line {number}: not a .po line: {raw!r}")
-    flush()
-    return entries
-
-
-def _unquote(text: str, number: int) -> str:
-    if not (len(text) >= 2 and text.startswith('"') and text.endswith('"')):
-        raise ValueError(f"line {number}: expected a quoted string: {text!r}")
-    value = ast.literal_eval(text)
-    assert isinstance(value, str)
-    return value
-
-
-def compile_mo(entries: Mapping[str, str]) -> bytes:
-    """The GNU ``.mo`` image of ``entries`` (msgid → msgstr): keys sorted, no hash table, so the
-    same catalog gives the same bytes."""
-    keys = sorted(entries)
-    ids = [k.encode("utf-8") for k in keys]
-    strs = [entries[k].encode("utf-8") for k in keys]
-    start = 7 * 4 + 16 * len(keys)
-    offsets, data = [], b""
-    for blob in ids:
-        offsets.append((len(blob), start + len(data)))
-        data += blob + b"\0"
-    for blob in strs:
-        offsets.append((len(blob), start + len(data)))
-        data += blob + b"\0"
-    head = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, 0)
-    table = b"".join(struct.pack("<2I", length, offset) for length, offset in offsets)
-    return head + table + data
+    return {e.msgid: e.msgstr for e in _catalog(lang).translated_entries()}
 
 
 @cache
@@ -120,8 +72,7 @@ def translator(lang: str) -> gettext.NullTranslations:
         raise ValueError(f"unknown language {lang!r}: one of {', '.join(LANGUAGES)}")
     if lang == "en":
         return gettext.NullTranslations()
-    entries = parse_po(po_path(lang).read_text(encoding="utf-8"))
-    return gettext.GNUTranslations(io.BytesIO(compile_mo(entries)))
+    return gettext.GNUTranslations(io.BytesIO(_catalog(lang).to_binary()))
 
 
 _BY_LOCALE = (("zh_tw", "zh-Hant"), ("zh_hk", "zh-Hant"), ("zh_mo", "zh-Hant"),

@@ -14,7 +14,7 @@ retreats and units destroyed, read from the round's public event log.
 
 Every label, title, caption and legend line is written in the picture's language
 (``lang``: ``en``, ``zh-Hans``, ``zh-Hant``) through the message catalogs and the
-glossary (:mod:`agot_adjudicator.render.report`'s ``tr`` and ``Names``); English
+glossary (:mod:`agot_adjudicator.render.language`'s ``tr`` and ``Names``); English
 pictures are the same bytes as before the catalogs existed. Boxes and wrapping measure
 text by East Asian width (a wide character counts as about 1em), so Chinese labels fit.
 
@@ -39,7 +39,7 @@ from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
 from agot_adjudicator.model.state import AreaState, GameState, sort_units
 from agot_adjudicator.model.text import N_
-from agot_adjudicator.render.report import PHASE_TITLES, Names, sep, speaker, tr
+from agot_adjudicator.render.language import PHASE_TITLES, Names, sep, speaker, tr
 
 LAND_SIZE = (150.0, 92.0)
 """Width and height of an area's box when board.yaml gives no ``size``."""
@@ -214,7 +214,7 @@ def _units_text(units: Sequence[str]) -> str:
 
     def name(u: str) -> str:
         if names is not None:
-            return names.glossary("unit", u)
+            return names.counted("unit", u)
         return u if counts[u] == 1 else PLURAL[u]
 
     return sep().join(tr("{count} {unit}", count=counts[u], unit=name(u)) for u in UNIT_TYPES

@@ -20,7 +20,8 @@ from agot_adjudicator.engine.decisions import PendingDecision
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.text import Msg
 from agot_adjudicator.render.diff import Change, view_label
-from agot_adjudicator.render.report import pending_entry, tr
+from agot_adjudicator.render.language import tr
+from agot_adjudicator.render.report import pending_entry
 
 PUBLIC = "public"
 """The view every house may see."""

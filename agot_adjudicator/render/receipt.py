@@ -18,8 +18,8 @@ from typing import Any
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.model.naming import NameIndex
 from agot_adjudicator.model.text import N_
-from agot_adjudicator.render.report import say, sep, speaker, tr
-from agot_adjudicator.render.report import units as units_in_words
+from agot_adjudicator.render.language import say, sep, speaker, tr
+from agot_adjudicator.render.language import units as units_in_words
 from agot_adjudicator.render.report import wrap as wrap_columns
 
 WIDTH = 72
@@ -179,7 +179,7 @@ BLADE_WORDS = {"auto": N_("when it changes the outcome"), "never": N_("never"),
 
 def _loss(value: Any, index: NameIndex) -> str:
     """A unit type, or ``{area, unit}``, of a losses plan in words."""
-    from agot_adjudicator.render.report import entries, unit
+    from agot_adjudicator.render.language import entries, unit
 
     names = speaker()
     if isinstance(value, dict):
@@ -190,7 +190,7 @@ def _loss(value: Any, index: NameIndex) -> str:
 
 def _step(step: str, index: NameIndex) -> str:
     """A mustering step in words: a unit, an upgrade, a ship into a sea (R3.5)."""
-    from agot_adjudicator.render.report import unit
+    from agot_adjudicator.render.language import unit
 
     if step == "upgrade":
         return tr("an upgrade")
@@ -238,5 +238,5 @@ def receipt_text(head: Sequence[str], sections: Sequence[tuple[str, Sequence[str
 
 def problem_text(problem: Problem) -> str:
     """A located problem, ``file:line:col: path: message``, its message said in the current
-    language (:func:`~agot_adjudicator.render.report.say`): file and path stay as they are."""
+    language (:func:`~agot_adjudicator.render.language.say`): file and path stay as they are."""
     return problem.located(say(problem.message))

@@ -24,10 +24,7 @@ a sentence on purpose, run ``python scenarios/regenerate.py`` and commit the res
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,236 +34,32 @@ from agot_adjudicator.engine.house_cards import EffectKind
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import FIELD_KINDS, N_, Msg
-from agot_adjudicator.render.areas import AreaLabels, area_rows, units_text
+from agot_adjudicator.model.text import N_
+from agot_adjudicator.render.areas import AreaLabels, area_rows
 from agot_adjudicator.render.i18n import translator
+from agot_adjudicator.render.language import (
+    PHASE_TITLES,
+    Names,
+    about,
+    by_house,
+    decision_kind,
+    entries,
+    house,
+    houses,
+    human,
+    option,
+    plain,
+    reason,
+    say,
+    sep,
+    speaker,
+    tr,
+    unit,
+    units,
+)
 from agot_adjudicator.render.tables import columns, table
 
-PHASE_TITLES = {"westeros": N_("Westeros phase"), "planning": N_("Planning phase"),
-                "action": N_("Action phase"), "ended": N_("End of the game")}
 FORMATS = ("markdown", "text")
-
-"""The event log's documentation: event type → field → meaning (after ``type``, ``rule``,
-``round``, ``phase``)."""
-
-
-# --- names -----------------------------------------------------------------------------------
-
-_SPEAKER: ContextVar[Names | None] = ContextVar("agot_report_speaker", default=None)
-"""The :class:`Names` a report is being written with (its language), set by
-:meth:`Names.speaking`; unset means English."""
-
-
-def lang() -> str:
-    """The language of the report being written (``en`` outside one)."""
-    speaker = _SPEAKER.get()
-    return speaker.lang if speaker is not None else "en"
-
-
-def tr(message: str, /, **fields: Any) -> str:
-    """``message`` (English, the catalog's msgid) in the current language, its ``{fields}``
-    filled in. English returns the message itself, so English output is the f-string it was."""
-    text = translator(lang()).gettext(message)
-    return text.format(**fields) if fields else text
-
-
-@dataclass(frozen=True)
-class Names:
-    """Readable names for ruleset ids in one language (``en``: the ruleset's own names;
-    ``zh-Hans``/``zh-Hant``: the glossary's)."""
-
-    ruleset: Ruleset
-    lang: str = "en"
-
-    @contextmanager
-    def speaking(self) -> Iterator[Names]:
-        """Sentences (:func:`tr`) and names (:func:`house`, ...) in this language meanwhile."""
-        token = _SPEAKER.set(self)
-        try:
-            yield self
-        finally:
-            _SPEAKER.reset(token)
-
-    def glossary(self, kind: str, id_: Any) -> str:
-        return self.ruleset.glossary.name(kind, str(id_), self.lang)
-
-    def named(self, kind: str, value: str) -> str:
-        """An id of glossary ``kind`` by its name (areas, cards and orders as :meth:`area`,
-        :meth:`card`, :meth:`order` name them); an id the glossary lacks as it is."""
-        if kind == "area":
-            return self.area(value)
-        if kind == "house_card":
-            return self.card(value)
-        if kind == "order":
-            return self.order(value)
-        return self.glossary(kind, value) if value in self.ruleset.glossary.ids(kind) else value
-
-    def area(self, area_id: Any) -> str:
-        if area_id is None:
-            return tr("nowhere")
-        if self.lang != "en" and area_id in self.ruleset.areas:
-            return self.glossary("area", area_id)
-        area = self.ruleset.areas.get(area_id)
-        return area.name if area is not None else str(area_id)
-
-    def card(self, card_id: Any) -> str:
-        if self.lang != "en" and card_id in self.ruleset.house_cards:
-            return self.glossary("house_card", card_id)
-        card = self.ruleset.house_cards.get(card_id)
-        return card.name if card is not None else human(card_id)
-
-    def order(self, order_id: Any) -> str:
-        token = self.ruleset.order_tokens.get(order_id)
-        if token is None:
-            return human(order_id)
-        if self.lang != "en":
-            return self.glossary("order", order_id)
-        text = human(token.kind).title()
-        if token.kind in ("march", "defense") or token.bonus:
-            text += f" {token.bonus:+d}"
-        return text + ("★" if token.special else "")
-
-    def westeros(self, card_id: Any) -> str:
-        """A Westeros card: ``clash_of_kings`` → ``Clash of kings`` (as the report always wrote it)."""
-        if self.lang != "en":
-            return self.glossary("westeros_card", card_id)
-        return human(card_id).capitalize()
-
-    def track(self, track_id: Any) -> str:
-        return self.glossary("track", track_id) if self.lang != "en" else human(track_id).title()
-
-    def token(self, token_id: Any) -> str:
-        return self.glossary("token", token_id) if self.lang != "en" else human(token_id)
-
-
-def _speaker() -> Names | None:
-    speaker = _SPEAKER.get()
-    return speaker if speaker is not None and speaker.lang != "en" else None
-
-
-def say(text: Any) -> str:
-    """A sentence built by the engine or a reader (:class:`~agot_adjudicator.model.text.Msg`)
-    in the current language: its template through the catalog and each field named by its kind
-    (:data:`~agot_adjudicator.model.text.FIELD_KINDS`), lists joined by :func:`sep`, nested
-    sentences said in turn. English, or a plain ``str``, is the text as it is."""
-    speaker = _speaker()
-    if speaker is None or not isinstance(text, Msg):
-        return str(text)
-    return tr(text.template, **{k: _field(speaker, k, v) for k, v in text.fields.items()})
-
-
-def _field(speaker: Names, name: str, value: Any) -> Any:
-    if isinstance(value, Msg):
-        return say(value)
-    if isinstance(value, (list, tuple)):
-        return sep().join(str(_field(speaker, name, v)) for v in value)
-    kind = FIELD_KINDS.get(name)
-    if kind is None or not isinstance(value, str):
-        return value
-    return speaker.named(kind, value)
-
-
-def speaker() -> Names | None:
-    """The :class:`Names` of the text being written when it is not English (else None): for
-    other renderers (receipts) that name ids in the current language."""
-    return _speaker()
-
-
-def human(value: Any) -> str:
-    """``clash_of_kings`` → ``clash of kings``; None → ``none``.
-
-    >>> human("game_of_thrones")
-    'game of thrones'
-    """
-    return "none" if value is None else str(value).replace("_", " ")
-
-
-def house(value: Any) -> str:
-    """A house id as a name: ``stark`` → ``Stark`` (史塔克 in Chinese)."""
-    if value is None:
-        return tr("no one")
-    speaker = _speaker()
-    if speaker is not None:
-        return speaker.glossary("house", value)
-    return str(value).capitalize()
-
-
-def unit(value: str) -> str:
-    """A unit type: its id in English (``a footman``), its glossary name in Chinese."""
-    speaker = _speaker()
-    return speaker.glossary("unit", value) if speaker is not None else value
-
-
-def sep() -> str:
-    """The separator of a list: ``, `` (、 in Chinese)."""
-    return tr(", ")
-
-
-def about(value: str) -> str:
-    """``clash_of_kings/iron_throne`` → ``clash of kings, iron throne``."""
-    speaker = _speaker()
-    if speaker is None:
-        return human(value).replace("/", ", ")
-    parts = []
-    for part in value.split("/"):
-        kind = next((k for k in ("westeros_card", "track", "token")
-                     if part in speaker.ruleset.glossary.ids(k)), None)
-        parts.append(speaker.glossary(kind, part) if kind else tr(human(part)))
-    return sep().join(parts)
-
-
-def plain(value: Any) -> str:
-    """Any answer value as plain words (no brackets or quotes).
-
-    >>> plain({"winterfell": "march_0", "the_reach": None})
-    'winterfell march 0, the reach none'
-    >>> plain([])
-    'nothing'
-    """
-    if isinstance(value, bool):
-        return tr("yes") if value else tr("no")
-    if isinstance(value, list):
-        return sep().join(plain(v) for v in value) or tr("nothing")
-    if isinstance(value, dict):
-        return sep().join(f"{human(k)} {plain(v)}" for k, v in value.items()) or tr("nothing")
-    return human(value)
-
-
-def houses(values: Sequence[Any]) -> str:
-    return sep().join(house(v) for v in values) if values else tr("no one")
-
-
-def units(values: Sequence[str]) -> str:
-    if not values:
-        return tr("no units")
-    speaker = _speaker()
-    if speaker is None:
-        return units_text(list(values))
-    return sep().join(f"{unit(u)}×{values.count(u)}" for u in ("footman", "knight", "ship")
-                      if u in values)
-
-
-def entries(values: Sequence[Mapping[str, str]], nm: Names) -> str:
-    return sep().join(tr("a {unit} in {area}", unit=unit(v["unit"]), area=nm.area(v["area"]))
-                      for v in values) or tr("nothing")
-
-
-def by_house(mapping: Mapping[str, Any]) -> str:
-    return sep().join(f"{house(h)} {v}" for h, v in mapping.items()) or tr("none")
-
-
-REASONS = (N_("no legal target"), N_("declined"), N_("no discarded cards"),
-           N_("no knight left in the unit pool"), N_("no available power to pay"),
-           N_("no Defense order to remove"), N_("supply limit on the way back from a failed attack"),
-           N_("nothing to act on"), N_("supply"), N_("wildlings"), N_("nmr"), N_("defaults"),
-           N_("battle lost"), N_("highest"), N_("lowest"))
-"""The engine's fixed reasons and causes (event fields ``reason``, ``cause``), for the
-catalogs; a reason the catalog does not know is written as it is."""
-
-
-def reason(text: Any) -> str:
-    """An engine reason in the current language (as it is when the catalog lacks it)."""
-    return say(text) if isinstance(text, Msg) else tr(str(text))
 
 
 # --- one line per event ----------------------------------------------------------------------
@@ -417,13 +210,23 @@ def _game_ended(e: Event, nm: Names) -> str:
               supply=by_house(e["supply"]), power=by_house(e["power"]))
 
 
+MUSTERED = {(False, False): N_("{house} musters a {unit} in {area} (mustering at {castle})."),
+            (False, True): N_("{house} musters a {unit} in {area} (mustering at {area})."),
+            (True, False): N_("{house} upgrades a footman to a knight in {area} (mustering at "
+                              "{castle})."),
+            (True, True): N_("{house} upgrades a footman to a knight in {area} (mustering at "
+                             "{area}).")}
+"""A ``mustered`` event's sentence by (an upgrade, mustered at the castle itself): the same
+English words either way, a template of its own when the castle is the area, so that a
+translation need not name the area twice (征召一名步兵, not …（使用临冬城的征召点数）)."""
+
+
 def _mustered(e: Event, nm: Names) -> str:
-    if e["unit"] == "upgrade":
-        return tr("{house} upgrades a footman to a knight in {area} (mustering at {castle}).",
-                  house=house(e["house"]), area=nm.area(e["area"]), castle=nm.area(e["castle"]))
-    return tr("{house} musters a {unit} in {area} (mustering at {castle}).",
-              house=house(e["house"]), unit=unit(e["unit"]), area=nm.area(e["area"]),
-              castle=nm.area(e["castle"]))
+    key = (e["unit"] == "upgrade", e["castle"] == e["area"])
+    fields = dict(house=house(e["house"]), area=nm.area(e["area"]), castle=nm.area(e["castle"]))
+    if not key[0]:
+        fields["unit"] = unit(e["unit"])
+    return tr(MUSTERED[key], **fields)
 
 
 def _nights_watch(e: Event, nm: Names) -> str:
@@ -628,7 +431,7 @@ def _table(rows: list[list[Any]], headers: list[str], fmt: str, width: int | Non
 
 
 def _units_cell(side: Mapping[str, Any]) -> str:
-    if _speaker() is not None:
+    if speaker() is not None:
         parts = [tr("{unit}×{count} (each {strength})", unit=unit(u), count=v["count"],
                     strength=v["strength"]) for u, v in side["units"].items()]
     else:
@@ -688,7 +491,7 @@ _COLUMN_NAMES = (N_("area"), N_("controlled by"), N_("units"), N_("order"), N_("
 def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown",
                  width: int | None = None) -> str:
     """The board, the tracks and the houses after the run (public information only)."""
-    nm = _speaker() or Names(ruleset)
+    nm = speaker() or Names(ruleset)
     rows = area_rows(state, ruleset, BOARD_COLUMNS,
                      None if nm.lang == "en" else _board_labels(nm))
     board = _table(rows, [tr(c) for c in BOARD_COLUMNS], fmt, width)
@@ -795,14 +598,14 @@ def _item(text: str, fmt: str, width: int | None) -> str:
 def card_text(effect: str | None) -> str:
     """A house card's text in the current language (the packaged cards' texts are in the
     catalogs; another ruleset's stay as written)."""
-    return "" if not effect else tr(effect) if _speaker() else effect
+    return "" if not effect else tr(effect) if speaker() else effect
 
 
 def private_section(private: Private, state: GameState, ruleset: Ruleset,
                     pending: Sequence[PendingDecision], fmt: str,
                     width: int | None = None) -> str:
     """One house's own hand, bids and pending questions (``--private HOUSE``)."""
-    nm = _speaker() or Names(ruleset)
+    nm = speaker() or Names(ruleset)
     h = private.house
     out = [_heading(2, tr("Private to {house} — do not forward", house=house(h)), fmt)]
     hs = state.houses[h]
@@ -816,7 +619,7 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
     if private.wildlings is not None:
         bids["wildlings"] = private.wildlings
     out += [_heading(3, tr("Bids submitted"), fmt),
-            _item(sep().join(f"{about(k) if _speaker() else human(k)}: {v}"
+            _item(sep().join(f"{about(k) if speaker() else human(k)}: {v}"
                              for k, v in bids.items()), fmt, width)
             if bids else tr("none")]
     questions = []
@@ -828,10 +631,11 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
                                + (tr(" ({reason})", reason=say(p.reason)) if p.reason else "")
                                + (tr(" (asked ahead: you may leave it for when its turn comes)")
                                   if p.ahead else ""), fmt, width))
-        if r.options:
-            questions.append(wrap("  " + tr("options: {options}", options=", ".join(
-                json.dumps(o) for o in r.options)), None if fmt == "markdown" else width, "    "))
-        questions.append(_item("  " + tr("default: {value}", value=json.dumps(r.default)), fmt,
+        if r.options:  # in Chinese each id with its name beside it (option)
+            questions.append(wrap("  " + tr("options: {options}", options=(
+                ", " if speaker() is None else sep()).join(option(o) for o in r.options)),
+                None if fmt == "markdown" else width, "    "))
+        questions.append(_item("  " + tr("default: {value}", value=option(r.default)), fmt,
                                width))
     out += [_heading(3, tr("Your pending questions"), fmt), "\n".join(questions) or tr("none")]
     return "\n\n".join(out) + "\n"
@@ -902,24 +706,6 @@ def markdown_safe(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
-def file_name_text(name: str) -> str:
-    """A submission file name for the report's record: as it is when it is plain
-    (letters, digits, ``._+-``), else JSON-quoted with ``<``, ``&`` and backquotes escaped.
-
-    >>> file_name_text("stark.yaml")
-    'stark.yaml'
-    >>> print(file_name_text("<b>`x`.yaml"))
-    "\\u003cb>\\u0060x\\u0060.yaml"
-    """
-    if _PLAIN_FILE.fullmatch(name):
-        return name
-    quoted = json.dumps(name, ensure_ascii=True)
-    return quoted.replace("<", "\\u003c").replace("&", "\\u0026").replace("`", "\\u0060")
-
-
-_PLAIN_FILE = re.compile(r"[A-Za-z0-9._+-]+")
-
-
 LOG_FORMAT = "agot-log/2"
 """Version 2 starts with a ``record`` line naming its maker; version 1 (agot 0.1.0) had none."""
 
@@ -947,28 +733,6 @@ def _flow(value: Any) -> str:
     text: str = yaml.safe_dump(value, default_flow_style=True, width=4096, allow_unicode=True,
                                sort_keys=False)
     return text.removesuffix("\n").removesuffix("\n...").strip()
-
-
-DECISION_KINDS = {
-    "orders": N_("orders"), "raven": N_("Messenger Raven"), "bid": N_("bid"),
-    "tie_break": N_("tie-break"), "house_card": N_("house card"),
-    "blade": N_("Valyrian Steel Blade"), "card_choice": N_("house card text"),
-    "support": N_("support"), "march": N_("march"), "raid": N_("raid"),
-    "casualties": N_("casualties"), "retreat": N_("retreat"),
-    "retreat_losses": N_("losses on retreat"), "muster": N_("mustering"),
-    "supply_reduction": N_("supply reduction"), "wildling_reward": N_("wildling reward"),
-    "wildling_losses": N_("wildling losses"), "march_next": N_("next march"),
-    "raid_next": N_("next raid"),
-}
-"""Decision kinds (``Request.kind``) in words, for a report that is not in English."""
-
-
-def decision_kind(kind: str) -> str:
-    """A decision's kind in the report: the kind id in English (as the report always wrote
-    it), its name in another language."""
-    if _speaker() is None or kind not in DECISION_KINDS:
-        return kind
-    return tr(DECISION_KINDS[kind])
 
 
 def paste_value(pending: PendingDecision) -> Any:

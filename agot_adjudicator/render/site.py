@@ -18,6 +18,7 @@ from typing import Any
 
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.text import N_
+from agot_adjudicator.render.language import PHASE_TITLES, Names, house, lang, sep, tr
 from agot_adjudicator.render.picture import (
     TRACK_NAMES,
     house_letter,
@@ -25,16 +26,7 @@ from agot_adjudicator.render.picture import (
     outcome_text,
     round_play,
 )
-from agot_adjudicator.render.report import (
-    PHASE_TITLES,
-    Names,
-    event_line,
-    house,
-    lang,
-    report_title,
-    sep,
-    tr,
-)
+from agot_adjudicator.render.report import event_line, report_title
 from agot_adjudicator.render.views import winner_reason
 
 STYLESHEET = "style.css"

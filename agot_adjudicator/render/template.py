@@ -44,7 +44,7 @@ from agot_adjudicator.engine.support import support_reach
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import RESTRICTIONS, GameState, HouseState
 from agot_adjudicator.model.text import N_
-from agot_adjudicator.render.report import PHASE_TITLES, Names, lang, sep, tr, units
+from agot_adjudicator.render.language import PHASE_TITLES, Names, lang, sep, tr, units
 
 DEFAULT_SCHEMA_REF = "orders.schema.json"
 """Where the ``$schema`` line points by default: a copy beside the order file."""
@@ -70,7 +70,7 @@ def _english() -> bool:
 
 
 def _names() -> Names | None:
-    from agot_adjudicator.render.report import speaker
+    from agot_adjudicator.render.language import speaker
 
     return speaker()
 

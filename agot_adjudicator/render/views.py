@@ -8,7 +8,7 @@ from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.text import N_, reread
 from agot_adjudicator.render.areas import AREA_COLUMNS, AreaLabels, area_rows, units_text
-from agot_adjudicator.render.report import PHASE_TITLES, Names, say, sep, tr, units
+from agot_adjudicator.render.language import PHASE_TITLES, Names, say, sep, tr, units
 from agot_adjudicator.render.tables import table
 
 __all__ = ["AREA_COLUMNS", "AreaLabels", "area_rows", "show_text", "units_text", "winner_reason"]

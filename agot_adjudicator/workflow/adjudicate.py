@@ -175,14 +175,13 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
     report and the pictures (``en``, ``zh-Hans``, ``zh-Hant``; recorded in the report's record
     section when not English, so that replay renders both again in it).
     """
+    from agot_adjudicator.render.language import Names, tr
     from agot_adjudicator.render.report import (
-        Names,
         Private,
         render_log,
         render_pending,
         render_report,
         report_title,
-        tr,
     )
 
     result = run.result
@@ -236,8 +235,8 @@ def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown"
     """The report's closing "Record" section: who wrote it, the ruleset moved on from (and
     the rule changes), and the hashes that chain this round to the last; in a language other
     than English, a ``language`` line (what replay renders the file in again)."""
-    from agot_adjudicator.render.report import Names
-    from agot_adjudicator.render.report import file_name_text as named
+    from agot_adjudicator.render.language import Names
+    from agot_adjudicator.render.language import file_name_text as named
 
     if lang == "en" or ruleset is None:
         return _record_lines(run, next_state, fmt, maker, named, lang)
@@ -247,7 +246,7 @@ def record_text(run: Adjudication, next_state: str | None, fmt: str = "markdown"
 
 def _record_lines(run: Adjudication, next_state: str | None, fmt: str, maker: str,
                   named: Any, lang: str) -> str:
-    from agot_adjudicator.render.report import tr
+    from agot_adjudicator.render.language import tr
     from agot_adjudicator.render.tables import columns
 
     q = "`" if fmt == "markdown" else ""
@@ -392,8 +391,8 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
     (:mod:`agot_adjudicator.render.public`): the changes that view may see. ``lang``: the
     language of the report and of the differences."""
     from agot_adjudicator.render.diff import explain_state_texts
+    from agot_adjudicator.render.language import Names
     from agot_adjudicator.render.public import view_changes
-    from agot_adjudicator.render.report import Names
     from agot_adjudicator.workflow.present import recorded_writer
 
     maker, version = recorded_writer(load_yaml(published_path).data)

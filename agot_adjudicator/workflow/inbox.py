@@ -52,9 +52,9 @@ from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_, Msg
 from agot_adjudicator.render.i18n import language_of_tag
+from agot_adjudicator.render.language import PHASE_TITLES, Names, speaker, tr
+from agot_adjudicator.render.language import house as house_name
 from agot_adjudicator.render.receipt import echo_lines, part_words, problem_text, receipt_text
-from agot_adjudicator.render.report import PHASE_TITLES, Names, speaker, tr
-from agot_adjudicator.render.report import house as house_name
 from agot_adjudicator.workflow.mailout import SECRET_PLACEHOLDER
 from agot_adjudicator.workflow.standing import (
     Standing,
@@ -482,7 +482,7 @@ def owed_lines(stand: Standing, owed: Sequence[dict[str, Any]]) -> list[str]:
     the prompt as ``pending.yaml`` words it when that is the reader's language, else its kind
     (the house's mail has the question in full)."""
     from agot_adjudicator.render.i18n import recorded_language
-    from agot_adjudicator.render.report import decision_kind, lang
+    from agot_adjudicator.render.language import decision_kind, lang
 
     rd = stand.rd
     try:
@@ -575,7 +575,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
 
 
 def _say(text: str) -> str:
-    from agot_adjudicator.render.report import say
+    from agot_adjudicator.render.language import say
 
     return say(text)
 

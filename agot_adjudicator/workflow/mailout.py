@@ -17,6 +17,7 @@ from typing import Any
 
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.render.language import Names, house, tr
 from agot_adjudicator.render.mail import (
     MAIL_DIR,
     PUBLIC_TEXT,
@@ -26,14 +27,11 @@ from agot_adjudicator.render.mail import (
     message_id,
 )
 from agot_adjudicator.render.report import (
-    Names,
     Private,
     answers_block,
-    house,
     private_section,
     render_report,
     report_title,
-    tr,
     wrap,
 )
 from agot_adjudicator.render.tables import columns

@@ -26,8 +26,8 @@ from agot_adjudicator.io.clock import parse_utc, utc_text
 from agot_adjudicator.io.players import read_players
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_
-from agot_adjudicator.render.report import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
-from agot_adjudicator.render.report import house as house_name
+from agot_adjudicator.render.language import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
+from agot_adjudicator.render.language import house as house_name
 from agot_adjudicator.workflow.inbox import inbox_received
 from agot_adjudicator.workflow.standing import round_docs, standing, verdict
 from agot_adjudicator.workflow.validate import read_yaml

@@ -90,16 +90,15 @@ def read_submissions(paths: Sequence[str], names: NameIndex | None = None,
             continue
         if names is not None:
             named, renamed, unknown = ids_from_names(doc, names)
-            if renamed:
-                if notes is not None:
-                    notes.append(doc.problem((), Msg(
-                        "names read as ids, as `agot inbox` stores this file: {renamed}; "
-                        "`agot adjudicate` reads a file in ids only", renamed=[
-                            f"{r.written} → {r.id}" for r in renamed])))
-                if unknown:
-                    problems.extend(unknown)
-                    continue
-                doc = named
+            if renamed and notes is not None:
+                notes.append(doc.problem((), Msg(
+                    "names read as ids, as `agot inbox` stores this file: {renamed}; "
+                    "`agot adjudicate` reads a file in ids only", renamed=[
+                        f"{r.written} → {r.id}" for r in renamed])))
+            if unknown:  # a name that names nothing (with a suggestion), even among ids
+                problems.extend(unknown)
+                continue
+            doc = named
         found = schema_problems(doc, "orders")
         if found:
             problems.extend(found)
