@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 
 CASES = Path(__file__).resolve().parent / "data" / "invalid"
 CASE_KEYS = {"description", "command", "exit", "expect", "partial", "generate"}

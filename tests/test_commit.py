@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io import commit as commit_module
 from agot_adjudicator.io.commit import COMMIT_DIR, STAGING_PREFIX
 from agot_adjudicator.io.lock import LOCK_FILE, game_lock

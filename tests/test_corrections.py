@@ -89,7 +89,7 @@ def test_template_says_no_support_on_the_island() -> None:
 def test_ruleset_show_lists_the_corrections(tmp_path) -> None:
     from click.testing import CliRunner
 
-    from agot_adjudicator.cli.commands import main
+    from agot_adjudicator.cli import main
 
     shown = CliRunner().invoke(main, ["ruleset", "show"])
     assert shown.exit_code == 0

@@ -14,7 +14,7 @@ from typing import Any
 from click.testing import CliRunner
 from test_mail import smtp_server  # noqa: F401  (a pytest fixture: aiosmtpd on localhost)
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import current_round
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.io.writing import dump_yaml

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.render.tables import columns
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,12 +17,13 @@ from pathlib import Path
 import click
 import pytest
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import COMMANDS as REGISTERED
+from agot_adjudicator.cli import command, main
 from agot_adjudicator.errors import ExitCode
 
 MAN = Path(__file__).resolve().parent.parent / "man"
 REQUIRED_SECTIONS = ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS")
-COMMANDS = sorted(main.commands)
+COMMANDS = sorted(REGISTERED)
 PAGES = sorted(MAN.glob("*.1"))
 
 
@@ -71,7 +72,7 @@ def test_command_page_mentions_every_long_option(name: str):
     if not page.exists():
         pytest.fail(f"no man page for `agot {name}`: add {page.name}")
     text = plain(page.read_text(encoding="utf-8"))
-    options = long_options(main.commands[name])
+    options = long_options(command(name))
     missing = [o for o in options if not mentions(text, o)]
     assert not missing, f"{page.name} does not mention {missing}"
 

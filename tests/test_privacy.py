@@ -23,7 +23,7 @@ from privacy import (
     tokens,
 )
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.io.gamedir import board_now, current_round, round_dirs
 from agot_adjudicator.io.reading import Document, load_yaml

@@ -23,7 +23,7 @@ import pytest
 from browser import Chromium, find_chromium
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import load_ruleset

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.state import GameState

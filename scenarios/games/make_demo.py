@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT.parent.parent))  # this checkout's package, even aft
 
 from click.testing import CliRunner  # noqa: E402
 
-from agot_adjudicator.cli.commands import main as agot  # noqa: E402
+from agot_adjudicator.cli import main as agot  # noqa: E402
 from agot_adjudicator.io.gamedir import current_round  # noqa: E402
 from agot_adjudicator.io.rulesets import load_ruleset  # noqa: E402
 from agot_adjudicator.io.writing import dump_yaml  # noqa: E402
