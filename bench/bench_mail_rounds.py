@@ -10,7 +10,7 @@ Plays seeded 3-, 4- and 5-player games (``GAMES_PER_SIZE`` of each, default 2, g
 ``agot adjudicate --game DIR`` (it reads ``round-NN/state.yaml`` and ``round-NN/orders/*.yaml``
 and commits the round's files; exit 3 is a run that returns pending decisions). Players write
 their files into ``round-NN/orders/``; their choices come from the seeded random legal players of
-:mod:`agot_adjudicator.workflow.autoplay` (``RandomPlayer``), so every figure is reproducible.
+``tests/autoplay.py`` (``RandomPlayer``), so every figure is reproducible.
 
 **A stop** is a run that exits 3: the moderator mails the pending decisions and waits for the
 answers, one mail round (a day or more in a real game). *Stops per round* is the number of such
@@ -61,6 +61,10 @@ from typing import Any
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # tests/autoplay.py
+
+from autoplay import RandomPlayer, _plain, own_areas
+
 from agot_adjudicator.engine.battles import retreat_options
 from agot_adjudicator.engine.board import controlled_areas
 from agot_adjudicator.engine.decisions import PendingDecision
@@ -70,7 +74,6 @@ from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.template import CARD_CHOICES
-from agot_adjudicator.workflow.autoplay import RandomPlayer, _plain, own_areas
 from agot_adjudicator.workflow.present import new_game_text
 from agot_adjudicator.workflow.record import run_game_round, start_game
 

@@ -13,12 +13,12 @@ import dataclasses
 import random
 
 import pytest
+from autoplay import RandomPlayer
 from builders import action_game, fight
 
 from agot_adjudicator.engine.planning import order_errors
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.ruleset import CORRECTIONS, Ruleset
-from agot_adjudicator.workflow.autoplay import RandomPlayer
 
 RS = load_ruleset()
 OLD = dataclasses.replace(RS, corrections=())

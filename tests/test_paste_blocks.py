@@ -8,12 +8,12 @@ import copy
 
 import pytest
 import yaml
+from autoplay import ORDERS_FORMAT, Driver, _doc
 
 from agot_adjudicator.engine.decisions import PendingDecision, Request
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.render.report import render_pending
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
-from agot_adjudicator.workflow.autoplay import ORDERS_FORMAT, Driver, _doc
 
 RS = load_ruleset()
 

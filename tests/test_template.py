@@ -332,7 +332,7 @@ def test_no_ship_suggested_into_the_ships_of_a_house_not_in_play(ruleset: Rulese
 def _random_states(ruleset: Ruleset):
     """States met in seeded random games (autoplay): every round's start (Westeros or planning
     phase), and the same with random legal orders placed (action phase)."""
-    from agot_adjudicator.workflow.autoplay import Driver, GameRecord
+    from autoplay import Driver, GameRecord
 
     for seed, players in ((11, 3), (12, 4), (13, 5)):
         driver = Driver(seed, players, ruleset)
