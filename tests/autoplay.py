@@ -49,7 +49,7 @@ from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState, without
 from agot_adjudicator.render.report import render_log, render_pending
-from agot_adjudicator.workflow.adjudicate import Adjudication, adjudicate_docs
+from agot_adjudicator.workflow.adjudicate import Adjudication, RunOptions, adjudicate_docs
 
 MAX_RUNS_PER_ROUND = 200
 """A round that needs more re-runs than this is reported as stuck (an invariant)."""
@@ -533,7 +533,7 @@ class Driver:
         try:
             run = adjudicate_docs(_doc("state.yaml", state_data),
                                       [_doc(f"orders-{i}.yaml", d) for i, d in enumerate(docs_data)],
-                                      self.ruleset, self.nmr)
+                                      self.ruleset, RunOptions(self.nmr))
         except InputError as exc:
             raise self.fail(round_, f"input refused: {exc}") from None
         except Exception as exc:

@@ -48,7 +48,7 @@ from agot_adjudicator.io.reading import Document, parse_text
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.workflow.adjudicate import adjudicate_docs
+from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_docs
 from agot_adjudicator.workflow.validate import validate_docs
 
 SEEDS = range(10)
@@ -296,7 +296,7 @@ MUTATIONS: list[Mutation] = [answer_elsewhere, answer_off_options, move_order, s
 def refusal(state_doc: Document, docs: list[Document], rs: Ruleset, defaults: bool) -> \
         tuple[list[Problem] | None, Any]:
     try:
-        run = adjudicate_docs(state_doc, docs, rs, defaults=defaults)
+        run = adjudicate_docs(state_doc, docs, rs, RunOptions(defaults=defaults))
     except IllegalInput as exc:
         return exc.problems, None
     return None, run

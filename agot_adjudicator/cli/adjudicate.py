@@ -16,6 +16,7 @@ from agot_adjudicator.cli.options import (
     lang_option,
     ruleset_for,
     ruleset_of,
+    run_options,
     speaking,
 )
 from agot_adjudicator.errors import PendingDecisions, UsageError
@@ -27,40 +28,68 @@ from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.report import houses, say, tr
 from agot_adjudicator.workflow.adjudicate import (
     Adjudication,
+    RunOptions,
     adjudicate_files,
     render_outputs,
 )
 from agot_adjudicator.workflow.validate import check_output
 
 
+class Only(click.Option):
+    """An option of one way of running a round only: ``"files"`` (STATE ORDERS... -o NEXT) or
+    ``"game"`` (--game DIR). Given in the other way it is refused, never ignored."""
+
+    def __init__(self, *args: Any, only: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.only = only
+
+
+FILES = {"cls": Only, "only": "files"}
+GAME = {"cls": Only, "only": "game"}
+
+
+def refuse_other_way(ctx: click.Context, game_dir: str | None) -> None:
+    """Refuse an option (or argument) given that the chosen way of running does not take."""
+    way = "game" if game_dir is not None else "files"
+    other = [p for p in ctx.command.params
+             if (isinstance(p, Only) and p.only != way)
+             or (way == "game" and isinstance(p, click.Argument))]
+    given = [p for p in other if ctx.params.get(p.name or "") not in (None, False, ())]
+    names = [p.opts[0] if isinstance(p, Only) else (p.name or "").upper() for p in given]
+    if names and way == "game":
+        raise UsageError(f"--game DIR takes every file from DIR: give no {', '.join(names)}")
+    if names:
+        raise UsageError(f"{', '.join(names)}: only with --game DIR")
+
+
 @click.command(epilog=EPILOG)
 @click.argument("state", required=False, type=click.Path(dir_okay=False))
 @click.argument("orders", nargs=-1, type=click.Path())
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", type=click.Path(dir_okay=False), **FILES,
               help="Where to write the next state (only when the round is complete).")
-@click.option("--report", type=click.Path(dir_okay=False), help="Write the Markdown report here.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+@click.option("--report", type=click.Path(dir_okay=False), help="Write the Markdown report here.",
+              **FILES)
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), **FILES,
               help="Write the events as JSON Lines here.")
-@click.option("--pending", "pending_path", type=click.Path(dir_okay=False),
+@click.option("--pending", "pending_path", type=click.Path(dir_okay=False), **FILES,
               help="Write the pending decisions (YAML) here when the run stops.")
-@click.option("--now", "now_path", type=click.Path(dir_okay=False),
+@click.option("--now", "now_path", type=click.Path(dir_okay=False), **FILES,
               help="Write the provisional state (the board as far as the run got) here when "
                    "the run stops; never a record or an input.")
 @game_option("Adjudicate the current round of game directory DIR: read round-NN/state.yaml "
              "and round-NN/orders/*.yaml; write report.md, log.jsonl there and "
              "round-(NN+1)/state.yaml, or when it stops pending.yaml, now.yaml and now.svg.")
-@click.option("--nmr", multiple=True, metavar="HOUSE",
-              help="No moves received: apply the documented defaults for HOUSE (repeatable).")
-@click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
-@click.option("--move-ruleset", is_flag=True,
+@run_options
+@click.option("--move-ruleset", is_flag=True, **GAME,
               help="With --game: move the game on, from this round, from the ruleset its state "
                    "names to the ruleset in use (packaged, or --ruleset); recorded in the chain "
                    "with the rule changes.")
-@click.option("--in-place", is_flag=True, help="Allow an output to overwrite an input file.")
+@click.option("--in-place", is_flag=True, help="Allow an output to overwrite an input file.",
+              **FILES)
 @click.option("--format", "report_format", type=click.Choice(["markdown", "text"]),
               default="markdown", show_default=True,
               help="Report format: Markdown tables, or plain aligned text for e-mail.")
-@click.option("--private", "private_house", metavar="HOUSE",
+@click.option("--private", "private_house", metavar="HOUSE", **FILES,
               help="Append HOUSE's own hand, bids and pending questions to the report "
                    "(send that report to HOUSE only).")
 @lang_option("With --game it is recorded in the report, and a game keeps the language of its "
@@ -71,8 +100,7 @@ from agot_adjudicator.workflow.validate import check_output
 def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                output: str | None, report: str | None, log_path: str | None,
                pending_path: str | None, now_path: str | None, game_dir: str | None,
-               nmr: tuple[str, ...],
-               defaults: bool, move_ruleset: bool, in_place: bool, report_format: str,
+               run: RunOptions, move_ruleset: bool, in_place: bool, report_format: str,
                private_house: str | None, lang: str | None) -> None:
     """Resolve the round of STATE with the ORDERS files (docs/protocol.md P1).
 
@@ -98,12 +126,10 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                          "--format text needs STATE ... --report FILE")
     if move_ruleset and game_dir is None:
         raise UsageError("--move-ruleset moves a game directory on: give --game DIR")
+    refuse_other_way(ctx, game_dir)
     if game_dir is not None:
-        if state or orders or output or report or log_path or pending_path or now_path:
-            raise UsageError("--game DIR takes every file from DIR: give no STATE, ORDERS, "
-                             "-o, --report, --log, --pending or --now")
         ruleset, moved_from = _game_rulesets(ctx, game_dir, move_ruleset)
-        done = run_game_round(game_dir, ruleset, nmr, defaults, moved_from, lang)
+        done = run_game_round(game_dir, ruleset, run, moved_from, lang)
         if done.repaired is not None:
             click.echo(f"finished the interrupted commit of {done.repaired} in {game_dir} "
                        "(nothing else was run; run the command again for the next round)")
@@ -125,8 +151,8 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     for out in (output, report, log_path, pending_path, now_path):
         if out is not None:
             check_output(out, inputs, in_place=in_place)
-    run = adjudicate_files(state, list(orders), ruleset, nmr, defaults)
-    _finish(run, ruleset, output=output, report=report, log_path=log_path,
+    done_run = adjudicate_files(state, list(orders), ruleset, run)
+    _finish(done_run, ruleset, output=output, report=report, log_path=log_path,
             pending_path=pending_path, now_path=now_path, fmt=report_format,
             private_house=private_house, lang=lang)
 

@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,6 +39,7 @@ from agot_adjudicator.render.i18n import language_from_env
 from agot_adjudicator.render.public import PUBLIC
 from agot_adjudicator.render.receipt import problem_text
 from agot_adjudicator.render.report import Names, say, tr
+from agot_adjudicator.workflow.adjudicate import RunOptions
 from agot_adjudicator.workflow.present import Board, load_board
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,6 +67,33 @@ def game_option(help: str, required: bool = False) -> Callable[[F], F]:
     ``game_dir``."""
     return click.option("--game", "game_dir", type=click.Path(file_okay=False),
                         required=required, help=help)
+
+
+def run_options(func: F) -> F:
+    """``--nmr HOUSE`` and ``--defaults``, the options of a run: the command receives them as
+    one value, ``run`` (:class:`~agot_adjudicator.workflow.adjudicate.RunOptions`), and passes
+    it whole to the use case, so every way of running a round gets every option. A new option
+    of the run: a field of ``RunOptions`` (used where the engine is called) and its
+    ``click.option`` here, named as the field."""
+    names = [f.name for f in fields(RunOptions)]
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        kwargs["run"] = RunOptions(**{name: kwargs.pop(name) for name in names})
+        return func(*args, **kwargs)
+
+    declared = [
+        click.option("--nmr", "nmr", multiple=True, metavar="HOUSE",
+                     help="No moves received: apply the documented defaults for HOUSE "
+                          "(repeatable)."),
+        click.option("--defaults", "defaults", is_flag=True,
+                     help="Apply the documented default to every missing answer."),
+    ]
+    for option in reversed(declared):
+        wrapper = option(wrapper)
+    params = [p.name for p in getattr(wrapper, "__click_params__", [])][-len(declared):]
+    assert sorted(params) == sorted(names), (params, names)  # a field without its option
+    return wrapper  # type: ignore[return-value]
 
 
 def chosen_language(lang: str | None) -> str:

@@ -23,6 +23,7 @@ from agot_adjudicator.cli.options import (
     lang_option,
     ruleset_for,
     ruleset_of,
+    run_options,
     speaking,
     view_of,
 )
@@ -32,7 +33,7 @@ from agot_adjudicator.io.commit import distinct_outputs, write_together
 from agot_adjudicator.render.diff import view_label
 from agot_adjudicator.render.public import pending_view_text
 from agot_adjudicator.render.report import Names, tr
-from agot_adjudicator.workflow.adjudicate import whatif_files
+from agot_adjudicator.workflow.adjudicate import RunOptions, whatif_files
 from agot_adjudicator.workflow.record import game_language
 from agot_adjudicator.workflow.replay import render_replay, replay_game
 from agot_adjudicator.workflow.site import build_site, check_site_output
@@ -147,9 +148,7 @@ def reveal(ctx: click.Context, state: str, force: bool) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Also write the what-if next state here.")
 @click.option("--report", type=click.Path(dir_okay=False), help="Write the what-if report here.")
-@click.option("--nmr", multiple=True, metavar="HOUSE",
-              help="No moves received: apply the documented defaults for HOUSE (repeatable).")
-@click.option("--defaults", is_flag=True, help="Apply the documented default to every missing answer.")
+@run_options
 @click.option("--public", "public", is_flag=True,
               help="Only what every house may see: no seed, decks, chain hashes or hands "
                    "(their sizes only); pending decisions by id and kind only.")
@@ -159,8 +158,8 @@ def reveal(ctx: click.Context, state: str, force: bool) -> None:
 @click.pass_context
 @handle_errors
 def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: str,
-           output: str | None, report: str | None, nmr: tuple[str, ...],
-           defaults: bool, public: bool, house: str | None, lang: str | None) -> None:
+           output: str | None, report: str | None, run: RunOptions, public: bool,
+           house: str | None, lang: str | None) -> None:
     """Re-run STATE with corrected or late ORDERS and show what differs from PUBLISHED.
 
     Each difference reads published → what-if. The moderator's view by default
@@ -177,8 +176,7 @@ def whatif(ctx: click.Context, state: str, orders: tuple[str, ...], published: s
         if out is not None:
             check_output(out, inputs)
     lang = chosen_language(lang)
-    outcome = whatif_files(state, list(orders), published, ruleset, nmr, defaults, view=view,
-                           lang=lang)
+    outcome = whatif_files(state, list(orders), published, ruleset, run, view=view, lang=lang)
     writes = []
     if report:
         writes.append((report, outcome.outputs.report))

@@ -31,6 +31,44 @@ from agot_adjudicator.workflow.validate import (  # noqa: F401 (engine_inputs: b
 
 # --- adjudicate ----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class RunOptions:
+    """What the moderator asks of a run beside the files: the documented defaults to apply
+    (docs/protocol.md P2). One value, passed whole from the command line to the engine call, so
+    that every way of running a round (files, a game directory, what-if, replay) gets the same
+    options; the next state's chain records them and replay runs the round again with them."""
+
+    nmr: tuple[str, ...] = ()
+    """``--nmr HOUSE``: no moves received from these houses, their defaults apply."""
+    defaults: bool = False
+    """``--defaults``: the documented default of every missing answer."""
+
+    def chain(self) -> dict[str, Any] | None:
+        """The chain's ``options`` (None when no option was given)."""
+        if not self.nmr and not self.defaults:
+            return None
+        return {"nmr": sorted(set(self.nmr)), "defaults": self.defaults}
+
+    @classmethod
+    def from_chain(cls, chain: Any) -> RunOptions:
+        """The options a recorded chain says its round was run with (none when it says none
+        or is unreadable: replay then finds the difference).
+
+        >>> RunOptions.from_chain({"options": {"nmr": ["stark", 1], "defaults": True}})
+        RunOptions(nmr=('stark',), defaults=True)
+        """
+        options = chain.get("options") if isinstance(chain, dict) else None
+        if not isinstance(options, dict):
+            return cls()
+        nmr = options.get("nmr")
+        houses = tuple(h for h in nmr if isinstance(h, str)) if isinstance(nmr, list) else ()
+        return cls(houses, options.get("defaults") is True)
+
+
+NO_OPTIONS = RunOptions()
+"""A run with no option: the files alone decide."""
+
+
 @dataclass
 class Adjudication:
     """Outcome of ``agot adjudicate`` before anything is written."""
@@ -45,7 +83,7 @@ class Adjudication:
 
 
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
-                     nmr: Sequence[str] = (), defaults: bool = False,
+                     options: RunOptions = NO_OPTIONS,
                      moved_from: Ruleset | None = None) -> Adjudication:
     """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`.
 
@@ -74,11 +112,11 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
         moved = {"from": {"name": moved_from.name, "sha256": moved_from.sha256},
                  "changes": ruleset_changes(moved_from, ruleset)}
         state_doc.data["ruleset"] = {"name": ruleset.name, "sha256": ruleset.sha256}
-    return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults, moved)
+    return adjudicate_docs(state_doc, docs, ruleset, options, moved)
 
 
 def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset,
-                    nmr: Sequence[str] = (), defaults: bool = False,
+                    options: RunOptions = NO_OPTIONS,
                     moved: dict[str, Any] | None = None) -> Adjudication:
     """Check schema-valid documents against the rules and resolve (R2–R13); input that breaks
     a rule raises :class:`IllegalInput`."""
@@ -86,7 +124,7 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     if problems:
         raise IllegalInput(problems)
     state = GameState.from_dict(state_doc.data)
-    for house in nmr:
+    for house in options.nmr:
         if house not in state.houses:
             raise UsageError(f"--nmr {house}: not a house in play "
                              f"({', '.join(state.order_of_play())})")
@@ -98,14 +136,14 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     problems.extend(answer_id_problems(subs, state, ruleset))
     if problems:
         raise IllegalInput(problems)
-    inputs, result = run_round(subs, state, ruleset, nmr, defaults)
+    inputs, result = run_round(subs, state, ruleset, options.nmr, options.defaults)
     if result.status == "complete":
-        result.state.chain = chain_record(state_doc, docs, nmr, defaults, moved)
+        result.state.chain = chain_record(state_doc, docs, options, moved)
     return Adjudication(result, state_doc, list(docs), inputs, moved)
 
 
-def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[str] = (),
-                 defaults: bool = False, moved: dict[str, Any] | None = None) -> dict[str, Any]:
+def chain_record(state_doc: Document, docs: Sequence[Document], options: RunOptions = NO_OPTIONS,
+                 moved: dict[str, Any] | None = None) -> dict[str, Any]:
     """The hash chain a next state carries: SHA-256 of the state it came from and of every
     submission file (by file name), the ``--nmr``/``--defaults`` used, and the ruleset the
     game moved on from with the rule changes, so a record cannot be changed unnoticed and
@@ -114,8 +152,8 @@ def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[st
     chain: dict[str, Any] = {
         "previous_state": state_doc.sha256,
         "submissions": [{"file": name, "sha256": digest} for name, digest in subs]}
-    if nmr or defaults:
-        chain["options"] = {"nmr": sorted(set(nmr)), "defaults": defaults}
+    if options.chain() is not None:
+        chain["options"] = options.chain()
     if moved is not None:
         chain["ruleset_moved"] = moved
     return chain
@@ -273,15 +311,15 @@ class GameRound:
     next_state: Path
 
 
-def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
-                    defaults: bool = False, moved_from: Ruleset | None = None) -> GameRound:
+def adjudicate_game(game_dir: str, ruleset: Ruleset, options: RunOptions = NO_OPTIONS,
+                    moved_from: Ruleset | None = None) -> GameRound:
     """Adjudicate the current round of a game directory (docs/protocol.md P4) under ``ruleset``
     (the one its state names; with ``moved_from``, the game moves on from that one to
     ``ruleset``)."""
     from agot_adjudicator.io.gamedir import current_round
 
     rd = current_round(game_dir)  # the last folder with a state: its round is not adjudicated
-    run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, nmr, defaults,
+    run = adjudicate_files(str(rd.state), [str(p) for p in rd.orders()], ruleset, options,
                            moved_from)
     if run.state_doc.data.get("phase") == "ended":
         raise UsageError(f"{rd.state}: the game has ended; nothing to adjudicate")
@@ -298,7 +336,7 @@ class WhatIf:
 
 
 def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: str,
-                 ruleset: Ruleset, nmr: Sequence[str] = (), defaults: bool = False,
+                 ruleset: Ruleset, options: RunOptions = NO_OPTIONS,
                  view: str | None = None, lang: str = "en") -> WhatIf:
     """Adjudicate again and compare the result with the published next state (written as
     its maker wrote it: its release and state format version), ``published → what-if``.
@@ -312,7 +350,7 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
 
     maker, version = recorded_writer(load_yaml(published_path).data)
     load_state(published_path, ruleset)
-    run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults)
+    run = adjudicate_files(state_path, orders_paths, ruleset, options)
     outputs = render_outputs(run, ruleset, lang=lang)
     if outputs.state is None:
         return WhatIf(outputs, [], run)

@@ -42,7 +42,7 @@ from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
-from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
+from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_files, render_outputs
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.validate import load_state
 
@@ -212,16 +212,6 @@ def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
     return named_ruleset(named, game_dir, extra=in_use) or in_use
 
 
-def recorded_options(chain: Any) -> tuple[list[str], bool]:
-    """The ``--nmr``/``--defaults`` the recorded chain says its round was run with."""
-    options = chain.get("options") if isinstance(chain, dict) else None
-    if not isinstance(options, dict):
-        return [], False
-    nmr = options.get("nmr")
-    houses = [h for h in nmr if isinstance(h, str)] if isinstance(nmr, list) else []
-    return houses, options.get("defaults") is True
-
-
 def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                 explain: Explain, game_dir: str | Path | None = None,
                 keep: bool = False) -> RoundCheck:
@@ -232,7 +222,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     check.submissions = len(orders)
     next_data = _raw(following)
     chain = next_data.get("chain") if isinstance(next_data, dict) else _UNREAD
-    nmr, defaults = recorded_options(chain)
+    options = RunOptions.from_chain(chain)
     links = escaping_links([rd.state, *orders], rd.path.parent)
     if links:
         check.status = MISMATCH
@@ -248,8 +238,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                       else (MAKER, STATE_VERSION))
     check.written_by = maker if isinstance(next_data, dict) else ""
     try:
-        run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
-                               defaults, moved_from)
+        run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, options,
+                               moved_from)
     except (InputError, UsageError) as exc:
         check.status = MISMATCH
         problems = exc.problems if isinstance(exc, InputError) else [str(exc)]
