@@ -3,7 +3,7 @@
 The package is layered; imports point down this list, never up:
 
 - ``cli``       the ``agot`` command line (Click): options in, one use case called, exit code out
-- ``workflow``  use cases on files: validate, adjudicate (and what-if), replay, conformance, random play
+- ``workflow``  use cases on files: validate, adjudicate (and what-if), replay, conformance, mail, site
 - ``render``    what people read: report, tables, board picture, order template, state diff, views
 - ``io``        reading and writing files: safe YAML, schema checks, atomic writes, game folders,
                 rulesets on disk, submissions and state checks

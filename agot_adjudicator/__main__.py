@@ -1,6 +1,6 @@
 """``python -m agot_adjudicator`` runs the ``agot`` command."""
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 
 if __name__ == "__main__":  # pragma: no cover
     main()

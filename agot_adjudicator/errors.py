@@ -1,7 +1,7 @@
 """Exit codes and the exceptions that the CLI turns into them (docs/protocol.md P6).
 
 The one mapping from outcomes to exit codes is the ``exit_code`` of each class
-below; ``cli.commands.handle_errors`` is the only place that exits with it:
+below; ``cli.options.handle_errors`` is the only place that exits with it:
 
 ====================  ====  ==================================================
 exception             exit  meaning

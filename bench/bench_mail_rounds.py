@@ -12,7 +12,7 @@ Plays seeded 3-, 4- and 5-player games (``GAMES_PER_SIZE`` of each, default 2, g
 house's messages add up part by part (docs/protocol.md P8); every run goes through
 :func:`agot_adjudicator.workflow.record.run_game_round`, the function behind
 ``agot adjudicate --game DIR``. The players' choices come from the seeded random legal players
-of :mod:`agot_adjudicator.workflow.autoplay` (``RandomPlayer``): every figure is reproducible.
+of ``tests/autoplay.py`` (``RandomPlayer``): every figure is reproducible.
 
 **A stop** is a run that exits 3: the moderator mails the pending decisions and waits for the
 answers, one mail round (a day or more in a real game). *Stops per round* is the number of such
@@ -52,6 +52,10 @@ from typing import Any
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # tests/autoplay.py
+
+from autoplay import RandomPlayer, _plain, own_areas
+
 from agot_adjudicator.engine.battles import retreat_options
 from agot_adjudicator.engine.board import controlled_areas
 from agot_adjudicator.engine.decisions import PendingDecision
@@ -61,7 +65,6 @@ from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.template import CARD_CHOICES
-from agot_adjudicator.workflow.autoplay import RandomPlayer, _plain, own_areas
 from agot_adjudicator.workflow.inbox import receive
 from agot_adjudicator.workflow.present import new_game_text
 from agot_adjudicator.workflow.record import run_game_round, start_game

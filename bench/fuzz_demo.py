@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from click.testing import CliRunner  # noqa: E402
 
-from agot_adjudicator.cli.commands import main  # noqa: E402
+from agot_adjudicator.cli import main  # noqa: E402
 from agot_adjudicator.io.reading import load_yaml  # noqa: E402
 
 DEMO = ROOT / "scenarios" / "games" / "demo"

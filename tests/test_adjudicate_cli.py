@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 
 DATA = Path(__file__).resolve().parent / "data" / "round1"
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.decisions import AnswerError, Decider, GivenAnswer, Request
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.model.answers import SHAPES, kind_of_answer, shape_problem

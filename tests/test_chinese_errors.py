@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import parse_text, yaml_problem
 from agot_adjudicator.io.schemas import schema_problems

@@ -16,7 +16,7 @@ import html5lib
 import pytest
 from wcwidth import wcswidth
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.reading import parse_text
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.diff import diff_states, render_text
@@ -324,7 +324,7 @@ def test_a_chinese_template_is_the_same_order_file(lang, runner, tmp_path):
 
 
 def test_a_provisional_board_is_said_so_in_chinese():
-    from agot_adjudicator.cli.commands import provisional_line
+    from agot_adjudicator.cli.views import provisional_line
     from agot_adjudicator.workflow.present import Board
 
     s = state(4)

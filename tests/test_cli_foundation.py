@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from recorded import REGENERATE
 
 from agot_adjudicator import __version__
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.schemas import SCHEMA_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,10 +261,11 @@ def test_library_raises_the_kind_as_its_class(state: Path, tmp_path: Path, rules
 
 def test_only_handle_errors_exits():
     """One mapping from exceptions to exit codes: no command calls sys.exit itself."""
-    source = (ROOT / "agot_adjudicator" / "cli" / "commands.py").read_text(encoding="utf-8")
-    body = source.split("def handle_errors", 1)[1].split("\ndef ", 1)[0]
-    assert source.count("sys.exit(") == body.count("sys.exit(") > 0
-    assert "click.UsageError" not in source
+    sources = {p.name: p.read_text(encoding="utf-8")
+               for p in sorted((ROOT / "agot_adjudicator" / "cli").glob("*.py"))}
+    body = sources["options.py"].split("def handle_errors", 1)[1].split("\ndef ", 1)[0]
+    assert sum(s.count("sys.exit(") for s in sources.values()) == body.count("sys.exit(") > 0
+    assert not [name for name, s in sources.items() if "click.UsageError" in s]
 
 
 def test_validate_names_both_kinds_when_files_have_both(state: Path, tmp_path: Path):

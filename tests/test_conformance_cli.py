@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

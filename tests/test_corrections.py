@@ -13,12 +13,12 @@ import dataclasses
 import random
 
 import pytest
+from autoplay import RandomPlayer
 from builders import action_game, fight
 
 from agot_adjudicator.engine.planning import order_errors
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.ruleset import CORRECTIONS, Ruleset
-from agot_adjudicator.workflow.autoplay import RandomPlayer
 
 RS = load_ruleset()
 OLD = dataclasses.replace(RS, corrections=())
@@ -89,7 +89,7 @@ def test_template_says_no_support_on_the_island() -> None:
 def test_ruleset_show_lists_the_corrections(tmp_path) -> None:
     from click.testing import CliRunner
 
-    from agot_adjudicator.cli.commands import main
+    from agot_adjudicator.cli import main
 
     shown = CliRunner().invoke(main, ["ruleset", "show"])
     assert shown.exit_code == 0

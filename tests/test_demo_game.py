@@ -15,7 +15,7 @@ from recorded import REGENERATE
 from ruamel.yaml import YAML
 from tamper import changed, leaves
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.workflow.replay import check_round, check_start, replay_game

@@ -28,7 +28,8 @@ def _run(args: list[str], work: Path, hash_seed: str, expect_exit: int) -> dict[
     """Run ``agot ARGS`` in a copy of ``work``; return stdout and every file of the folder."""
     folder = work.parent / f"{work.name}-{hash_seed}"
     shutil.copytree(work, folder)
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed,
+               "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}  # autoplay
     done = subprocess.run([sys.executable, "-m", "agot_adjudicator", *args], cwd=folder, env=env,
                           capture_output=True)
     assert done.returncode == expect_exit, done.stderr.decode()
@@ -85,8 +86,9 @@ def test_map_is_byte_identical(tmp_path: Path):
 
 def test_same_seed_same_random_game():
     """The autoplay driver and the engine together: one seed, one game, in this process."""
+    from autoplay import play_game
+
     from agot_adjudicator.io.rulesets import load_ruleset
-    from agot_adjudicator.workflow.autoplay import play_game
 
     rs = load_ruleset()
     a, b = play_game(3, 3, rs, determinism_rate=0.0), play_game(3, 3, rs, determinism_rate=0.0)
@@ -98,13 +100,14 @@ def test_same_seed_same_random_game():
 def test_same_random_game_under_other_hash_seeds():
     """A whole random game (every kind of decision) in fresh interpreters: same final state."""
     code = ("import hashlib; from agot_adjudicator.workflow.present import state_text; "
-            "from agot_adjudicator.workflow.autoplay import play_game; "
+            "from autoplay import play_game; "
             "from agot_adjudicator.io.rulesets import load_ruleset; rs = load_ruleset(); "
             "r = play_game(8, 5, rs, determinism_rate=0.0); "
             "print(hashlib.sha256(state_text(r.final, rs).encode()).hexdigest(), r.answered)")
     outputs = []
     for hash_seed in HASH_SEEDS[:2]:
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed,
+               "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}  # autoplay
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                               check=True)
         outputs.append(done.stdout)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import Ruleset

@@ -4,7 +4,7 @@
 plans written before the round), `agot adjudicate` until it stops (exit 3,
 pending YAML), the pending decisions answered in the moderator's answers file,
 run again, until the round completes (exit 0) and the next state is written.
-The random players of :mod:`agot_adjudicator.workflow.autoplay` choose; the CLI decides.
+The random players of :mod:`autoplay` (tests/autoplay.py) choose; the CLI decides.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from autoplay import Driver, state_violations
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.reading import Document
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
-from agot_adjudicator.workflow.autoplay import Driver, state_violations
 from agot_adjudicator.workflow.validate import load_state
 
 SEED = 5

@@ -10,7 +10,7 @@ import pytest
 from ruamel.yaml import YAML
 from tamper import changed, leaves
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.workflow.replay import replay_game
 

@@ -10,7 +10,7 @@ import opencc
 import pytest
 from click.testing import CliRunner, Result
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.rulesets import (
     GLOSSARY,
     PACKAGED,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.safefile import ReadRefused, read_bounded
 
 DEMO = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"

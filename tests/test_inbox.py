@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.naming import name_index, name_key

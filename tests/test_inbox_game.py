@@ -11,16 +11,16 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from typing import Any
 
+from autoplay import Driver
 from click.testing import CliRunner
 from test_mail import smtp_server  # noqa: F401  (a pytest fixture: aiosmtpd on localhost)
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import current_round
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.workflow.adjudicate import adjudicate_game
-from agot_adjudicator.workflow.autoplay import Driver
 from agot_adjudicator.workflow.validate import load_state
 
 ROUNDS = 3

@@ -9,13 +9,15 @@ import email
 import re
 import shutil
 import socket
+import ssl
 import threading
 from email.policy import SMTP
 from pathlib import Path
 
 import pytest
+import trustme
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.render.tables import columns
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -285,34 +287,30 @@ def test_wrap_counts_terminal_columns():
     assert wrap("short", 72) == "short" and wrap("x " * 50, None) == "x " * 50
 
 
-def self_signed(tmp_path: Path) -> tuple[Path, Path]:
-    """A certificate for 127.0.0.1 made with the openssl command (no new dependency)."""
-    import subprocess
-
-    if shutil.which("openssl") is None:
-        pytest.skip("no openssl command to make a test certificate")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    return cert, key
+def localhost_tls(tmp_path: Path) -> tuple[ssl.SSLContext, Path]:
+    """A server context for 127.0.0.1 with a certificate of a throw-away CA (trustme, ECDSA
+    keys: nothing slow to generate), and the CA's file for the client to trust."""
+    ca = trustme.CA()
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(server_tls)
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    return server_tls, ca_file
 
 
 def test_send_with_starttls_and_login(played, runner, tmp_path, monkeypatch):
-    import ssl
-
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
-    cert, key = self_signed(tmp_path)
-    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    server_tls.load_cert_chain(cert, key)
+    server_tls, ca_file = localhost_tls(tmp_path)
     logins = []
 
     def authenticator(server, session, envelope, mechanism, auth_data):
         assert isinstance(auth_data, LoginPassword)
         logins.append((auth_data.login, auth_data.password))
-        return AuthResult(success=auth_data.password == b"s3cret")
+        # handled=False: aiosmtpd answers the refusal itself (535); with its default (True)
+        # nothing is answered and the client waits for its 60 s timeout.
+        return AuthResult(success=auth_data.password == b"s3cret", handled=False)
 
     inbox = Inbox()
     controller = Controller(inbox, hostname="127.0.0.1", port=free_port(), tls_context=server_tls,
@@ -320,7 +318,7 @@ def test_send_with_starttls_and_login(played, runner, tmp_path, monkeypatch):
                             auth_require_tls=True)
     controller.start()
     try:
-        monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the client trusts the test certificate
+        monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))  # the client trusts the test CA
         monkeypatch.setenv("GM_PASSWORD", "s3cret")
         args = ["send", "--game", str(played), "--smtp", f"127.0.0.1:{controller.port}",
                 "--from", "gm@example.org", "--starttls", "--user", "gm",

@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from autoplay import Driver
 from privacy import without_own_submission
 
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.render.language import Names
 from agot_adjudicator.workflow.adjudicate import Adjudication, render_outputs
-from agot_adjudicator.workflow.autoplay import Driver
 from agot_adjudicator.workflow.mailout import mail_files, private_text, public_text
 
 RS = load_ruleset()

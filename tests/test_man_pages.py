@@ -1,9 +1,12 @@
-"""The man pages in man/: one per command, every option mentioned, well-formed, rendering cleanly.
+"""The man pages in man/: generated, one per command, every option mentioned, well-formed,
+rendering cleanly.
 
-For every Click command of `agot`, `man/agot-<name>.1` must exist and mention
-each of its long options (a group's page covers its subcommands); `agot.1`
-covers the global options. The structural checks are pure Python and always
-run; the rendering checks need groff / man-db and are skipped without them.
+The pages and the README's command table are made from the Click commands and the
+hand-written sources in man/src/ (agot_adjudicator/cli/manual.py); a page that differs from
+what they give fails, naming the command that regenerates it. For every Click command of
+`agot`, `man/agot-<name>.1` must exist and mention each of its long options (a group's page
+covers its subcommands); `agot.1` covers the global options. The structural checks are pure
+Python and always run; the rendering checks need groff / man-db and are skipped without them.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from pathlib import Path
 import click
 import pytest
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator import __version__
+from agot_adjudicator.cli import COMMANDS as REGISTERED
+from agot_adjudicator.cli import command, main, manual
 from agot_adjudicator.errors import ExitCode
 
 MAN = Path(__file__).resolve().parent.parent / "man"
 REQUIRED_SECTIONS = ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS")
-COMMANDS = sorted(main.commands)
+COMMANDS = sorted(REGISTERED)
 PAGES = sorted(MAN.glob("*.1"))
 
 
@@ -57,6 +62,27 @@ def mentions(text: str, option: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) is not None
 
 
+def test_the_pages_and_the_readme_table_are_what_the_commands_and_sources_give():
+    stale = [str(p.relative_to(MAN.parent)) for p in manual.stale_files(MAN.parent)]
+    assert not stale, f"{', '.join(stale)} differ from the commands and man/src/: run {manual.REGENERATE}"
+
+
+def test_a_new_option_gets_an_entry_from_its_help(monkeypatch):
+    """An option the source says nothing about is documented from its Click help (the pages
+    never need an edit for a new option)."""
+    cmd = command("replay")
+    monkeypatch.setattr(cmd, "params", [*cmd.params, click.Option(
+        ["--new-thing"], metavar="N", help="A thing -- new, with N → more.")])
+    page = manual.page("agot-replay", manual.sources(MAN.parent))
+    assert ".TP\n\\fB\\-\\-new\\-thing\\fR \\fIN\\fR\nA thing \\-\\- new, with N \\(-> more.\n" in page
+
+
+def test_the_pages_name_the_package_version():
+    for page in PAGES:
+        th = page.read_text(encoding="utf-8").splitlines()[0]
+        assert f'"agot {__version__}"' in th, (page.name, th)
+
+
 def test_there_is_a_page_per_command_and_no_stale_page():
     names = {p.stem for p in PAGES}
     missing = [c for c in COMMANDS if f"agot-{c}" not in names]
@@ -71,7 +97,7 @@ def test_command_page_mentions_every_long_option(name: str):
     if not page.exists():
         pytest.fail(f"no man page for `agot {name}`: add {page.name}")
     text = plain(page.read_text(encoding="utf-8"))
-    options = long_options(main.commands[name])
+    options = long_options(command(name))
     missing = [o for o in options if not mentions(text, o)]
     assert not missing, f"{page.name} does not mention {missing}"
 

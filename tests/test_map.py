@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.io.rulesets import load_ruleset

@@ -8,12 +8,12 @@ import copy
 
 import pytest
 import yaml
+from autoplay import ORDERS_FORMAT, Driver, _doc
 
 from agot_adjudicator.engine.decisions import PendingDecision, Request
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.render.report import render_pending
-from agot_adjudicator.workflow.adjudicate import adjudicate_docs
-from agot_adjudicator.workflow.autoplay import ORDERS_FORMAT, Driver, _doc
+from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_docs
 
 RS = load_ruleset()
 
@@ -51,7 +51,7 @@ def test_pasting_the_block_unedited_does_what_defaults_do(seed):
         state_data = state.to_dict(RS)
         by_default = adjudicate_docs(_doc("state.yaml", state_data),
                                      [_doc(f"{i}.yaml", d) for i, d in enumerate(docs)], RS,
-                                     (), True).result
+                                     RunOptions(defaults=True)).result
         assert by_default.status == "complete"
         answers: dict = {}
         for _ in range(100):

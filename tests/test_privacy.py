@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from autoplay import Driver
 from privacy import (
     Secret,
     assert_no_secrets,
@@ -24,7 +25,7 @@ from privacy import (
     without_own_submission,
 )
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.io.gamedir import board_now, current_round, round_dirs
 from agot_adjudicator.io.reading import Document, load_yaml
@@ -32,7 +33,6 @@ from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.views import show_text
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
-from agot_adjudicator.workflow.autoplay import Driver
 
 GAMES = [(7_318_220_946_551_093_817, 3, 2), (12_005_443_871_090_226_341, 4, 2)]
 """(seed, players, rounds played): large seeds, so that a leaked seed cannot pass for a number."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.reading import load_yaml
 
 DEMO = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"

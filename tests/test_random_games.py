@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from autoplay import InvariantViolation, play_game, state_violations
 from builders import answer, westeros_game
 
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
@@ -12,7 +13,6 @@ from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.engine.westeros import resolve_westeros_phase
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.state import AreaState
-from agot_adjudicator.workflow.autoplay import InvariantViolation, play_game, state_violations
 
 RS = load_ruleset()
 
@@ -46,7 +46,7 @@ def test_invariants_catch_a_broken_state():
 
 
 def test_violation_names_the_seed_to_reproduce():
-    from agot_adjudicator.workflow.autoplay import Driver
+    from autoplay import Driver
 
     err = Driver(42, 4, RS).fail(7, "boom")
     assert isinstance(err, InvariantViolation)
@@ -180,7 +180,7 @@ def test_failed_neutral_attack_cannot_break_the_supply_limit():
 
 def test_event_invariants_catch_a_wrong_track_and_a_wrong_nights_watch():
     """The event checks can fail: R7.1 (track in bid order) and R8.1/R8.2 (sum; tie holds)."""
-    from agot_adjudicator.workflow.autoplay import event_violations
+    from autoplay import event_violations
 
     good = [{"type": "bids_revealed", "about": "clash_of_kings/fiefdoms", "bids": {"a": 1, "b": 3}},
             {"type": "track_set", "track": "fiefdoms", "order": ["b", "a"]},
@@ -200,7 +200,7 @@ def test_event_invariants_catch_a_wrong_track_and_a_wrong_nights_watch():
 def test_game_of_defaults_completes_every_round_in_one_run(seed):
     """docs/protocol.md P1: with --nmr for every house, every missing answer takes its documented
     default, so each round completes in one run; the invariants hold all game."""
-    from agot_adjudicator.workflow.autoplay import Driver
+    from autoplay import Driver
 
     players = 3 + seed % 3
     driver = Driver(seed, players, RS)

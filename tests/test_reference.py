@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.model import rules
 from agot_adjudicator.model.rules import REGENERATE, generated, parse, reference
 

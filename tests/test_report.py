@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.events import EVENT_FIELDS
 from agot_adjudicator.io.reading import parse_text
 from agot_adjudicator.io.writing import dump_yaml

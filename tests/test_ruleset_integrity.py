@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 
 
 def _run(*args: str) -> Result:

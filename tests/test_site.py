@@ -20,10 +20,10 @@ from xml.etree import ElementTree
 
 import html5lib
 import pytest
-from browser import Chromium, find_chromium
+from browser import NEEDS, Chromium, find_chromium
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import load_ruleset
@@ -379,8 +379,8 @@ def chromium():
     exe = find_chromium()
     if exe is None:
         if os.environ.get("CI") == "true":
-            pytest.fail("chromium is missing under CI (.ci/run installs it: apt-get install chromium)")
-        pytest.skip("chromium not installed (apt-get install chromium) — the browser checks need it")
+            pytest.fail(f"chromium or its driver is missing under CI (.ci/run installs them: {NEEDS})")
+        pytest.skip(f"chromium or chromedriver not installed ({NEEDS}) — the browser checks need them")
     with Chromium(exe, width=1200, height=1400) as browser:
         yield browser
 

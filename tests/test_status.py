@@ -7,13 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from autoplay import Driver
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
-from agot_adjudicator.workflow.autoplay import Driver
 from agot_adjudicator.workflow.status import default_words
 
 ROOT = Path(__file__).resolve().parent.parent

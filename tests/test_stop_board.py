@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.state import AreaState
@@ -336,13 +336,14 @@ def test_a_stop_without_now_yaml_shows_the_rounds_state_and_says_so(runner, stop
 @pytest.mark.parametrize("seed,players", [(3, 3), (29, 5)])
 def test_every_stop_of_a_random_game_gives_a_board_the_views_accept(seed, players, tmp_path,
                                                                    monkeypatch):
-    """Whole seeded games (workflow/autoplay.py): at every stop the provisional state is
+    """Whole seeded games (tests/autoplay.py): at every stop the provisional state is
     schema-valid, passes the state checks a stop may leave (RUL-P4-1), is refused as a
     record, and shows and draws for every house."""
+    import autoplay
+
     from agot_adjudicator.errors import IllegalInput
     from agot_adjudicator.render.picture import render_svg
     from agot_adjudicator.render.views import show_text
-    from agot_adjudicator.workflow import autoplay
     from agot_adjudicator.workflow.adjudicate import render_outputs
     from agot_adjudicator.workflow.present import load_board
     from agot_adjudicator.workflow.validate import load_state

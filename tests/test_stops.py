@@ -121,7 +121,7 @@ def test_wildling_decisions_come_with_the_clash_tie_breaks():
 def test_answers_given_at_once_or_stop_by_stop_give_the_same_round(seed):
     """Asking earlier never changes an outcome: the answers a stop-by-stop run collected, given
     all at once, complete the round with the same state and events."""
-    from agot_adjudicator.workflow.autoplay import Driver
+    from autoplay import Driver
 
     driver = Driver(seed, 3 + seed % 3, RS, nmr_rate=0.0)
     state = driver.new_state()

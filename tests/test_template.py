@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.planning import stars_allowed
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.io.reading import parse_text
@@ -332,7 +332,7 @@ def test_no_ship_suggested_into_the_ships_of_a_house_not_in_play(ruleset: Rulese
 def _random_states(ruleset: Ruleset):
     """States met in seeded random games (autoplay): every round's start (Westeros or planning
     phase), and the same with random legal orders placed (action phase)."""
-    from agot_adjudicator.workflow.autoplay import Driver, GameRecord
+    from autoplay import Driver, GameRecord
 
     for seed, players in ((11, 3), (12, 4), (13, 5)):
         driver = Driver(seed, players, ruleset)

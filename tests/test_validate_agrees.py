@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState

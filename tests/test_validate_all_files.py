@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 
 
 def test_schema_error_in_one_file_does_not_hide_rule_errors_in_another(runner, tmp_path):

@@ -1,7 +1,7 @@
 """``agot validate`` agrees with ``agot adjudicate`` (issue 14, item 2; RUL-P1-2, RUL-P1-3).
 
 Many seeded submissions, legal ones from the random players of
-:mod:`agot_adjudicator.workflow.autoplay` and mutated ones (orders moved, bids
+:mod:`autoplay` (tests/autoplay.py) and mutated ones (orders moved, bids
 raised, plans pointing at wrong areas, answers with wrong ids, shapes, houses
 or values), go in process to both :func:`validate_docs` and
 :func:`adjudicate_docs` on states of every phase (round 1's planning phase, round 2's
@@ -31,6 +31,13 @@ from typing import Any
 
 import pytest
 import yaml
+from autoplay import (
+    ORDERS_FORMAT,
+    Driver,
+    GameRecord,
+    RandomPlayer,
+    own_areas,
+)
 
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
 from agot_adjudicator.engine.decisions import Decider
@@ -41,14 +48,7 @@ from agot_adjudicator.io.reading import Document, parse_text
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.workflow.adjudicate import adjudicate_docs
-from agot_adjudicator.workflow.autoplay import (
-    ORDERS_FORMAT,
-    Driver,
-    GameRecord,
-    RandomPlayer,
-    own_areas,
-)
+from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_docs
 from agot_adjudicator.workflow.validate import validate_docs
 
 SEEDS = range(10)
@@ -296,7 +296,7 @@ MUTATIONS: list[Mutation] = [answer_elsewhere, answer_off_options, move_order, s
 def refusal(state_doc: Document, docs: list[Document], rs: Ruleset, defaults: bool) -> \
         tuple[list[Problem] | None, Any]:
     try:
-        run = adjudicate_docs(state_doc, docs, rs, defaults=defaults)
+        run = adjudicate_docs(state_doc, docs, rs, RunOptions(defaults=defaults))
     except IllegalInput as exc:
         return exc.problems, None
     return None, run

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.io import rulesets
 from agot_adjudicator.io.formats import CURRENT, FIRST_MAKER, MAKER, UPGRADES, read_forward
 from agot_adjudicator.io.reading import parse_text

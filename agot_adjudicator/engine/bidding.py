@@ -1,8 +1,8 @@
 """Bidding (R7) and the Clash of Kings (R3.6): secret bids of available power, ties, tracks.
 
-:func:`collect_bids` asks a simultaneous secret bid of every house (also used
-against the wildlings, R8.1); a house with no available power bids 0 without
-being asked. Bid power goes to the pool at once (R7.3, R8.5).
+:func:`~agot_adjudicator.engine.bids.collect_bids` asks a simultaneous secret bid of every
+house (also used against the wildlings, R8.1); a house with no available power bids 0
+without being asked. Bid power goes to the pool at once (R7.3, R8.5).
 
 Clash of Kings (:func:`resolve_clash_of_kings`): the Iron Throne track, then
 Fiefdoms, then King's Court. Per track:
@@ -32,8 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from agot_adjudicator.engine.bids import bid_request, collect_bids, pay_bids, wildlings_what
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
+from agot_adjudicator.engine.wildlings import decisions_ahead
 from agot_adjudicator.model.naming import listed
 from agot_adjudicator.model.ruleset import DECKS, TRACK_TOKENS, TRACKS
 from agot_adjudicator.model.text import Msg
@@ -41,45 +43,6 @@ from agot_adjudicator.model.text import Msg
 TRACK_BIDS = {"iron_throne": Msg("the Iron Throne track"), "fiefdoms": Msg("the Fiefdoms track"),
               "kings_court": Msg("the King's Court track")}
 """What a track's bid is for, in a prompt."""
-
-
-def bid_request(ctx: Context, key: tuple[str, ...], what: str, house: str, power: int,
-                note: str = "") -> Request:
-    """The secret bid of ``house`` for ``what``: 0..``power``, default 0 (R7.1, R8.1)."""
-    return Request(ctx.rid(*key, "bid", house), house, "bid",
-                   Msg("{house}: secret bid for {what} (0 to {power} available power{note}).",
-                       house=house, what=what, power=power, note=note),
-                   tuple(range(power + 1)), 0)
-
-
-def collect_bids(ctx: Context, key: tuple[str, ...], what: str,
-                 plan_of: Callable[[str], Any]) -> dict[str, int]:
-    """Every house's secret bid (R7.1, R8.1), asked together; returns house → bid in order of play.
-
-    Decision id ``r{n}/{key...}/bid/{house}``; options 0..available power;
-    default 0. A house with 0 power bids 0 and is not asked, unless a direct answer was
-    given (asked ahead, RUL-3.6-2): it is then checked (it must be 0) and used.
-    """
-    s = ctx.state
-    houses = ctx.order_of_play()
-    items = []
-    asked = []
-    for house in houses:
-        power = s.houses[house].power
-        request = bid_request(ctx, key, what, house, power)
-        if power == 0 and request.id not in ctx.decider.answers:
-            continue
-        items.append((request, plan_of(house)))
-        asked.append(house)
-    answers = ctx.ask_together(items)
-    given = dict(zip(asked, answers, strict=True))
-    return {h: int(given.get(h, 0)) for h in houses}
-
-
-def pay_bids(ctx: Context, bids: dict[str, int]) -> None:
-    """Bid power goes back to the pool (R7.3, R8.5)."""
-    for house, bid in bids.items():
-        ctx.state.houses[house].power -= bid
 
 
 def tie_groups(bids: dict[str, int]) -> list[list[str]]:
@@ -197,11 +160,6 @@ def _wildling_plan(ctx: Context) -> Callable[[str], Any]:
     return plan_of
 
 
-def wildlings_what(threat: int) -> str:
-    """What the wildling bid is for (its prompt), as :mod:`.wildlings` asks it."""
-    return Msg("the Night's Watch against a wildling threat of {threat}", threat=threat)
-
-
 def _bid_rounds(ctx: Context, tracks: Sequence[str],
                 wildlings: bool) -> list[tuple[tuple[str, ...], str, Callable[[str], Any]]]:
     out = [(("clash_of_kings", t), TRACK_BIDS[t], _bid_plan(ctx, t)) for t in tracks]
@@ -264,8 +222,6 @@ def _ties_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecisi
     decisions, that the known bids and the known Iron Throne holder already decide (RUL-3.6-3).
     None when the pending tie is for the first place on the Iron Throne track (it decides the
     holder)."""
-    from agot_adjudicator.engine import wildlings as wild
-
     s = ctx.state
     bids = next(e["bids"] for e in reversed(ctx.events) if e["type"] == "bids_revealed")
     if track == "iron_throne":
@@ -293,7 +249,7 @@ def _ties_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecisi
     if wildlings:
         wildling_bids = known[-1]
         assert wildling_bids is not None
-        out += wild.decisions_ahead(ctx, wildling_bids, holder)
+        out += decisions_ahead(ctx, wildling_bids, holder)
     # Their existence comes from bids not revealed yet: asked ahead, never named in public
     # (P7, RUL-3.6-3).
     return [replace(d, ahead=True) for d in out]

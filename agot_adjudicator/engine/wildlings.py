@@ -49,7 +49,7 @@ import itertools
 import math
 from typing import Any
 
-from agot_adjudicator.engine.bidding import collect_bids, pay_bids, wildlings_what
+from agot_adjudicator.engine.bids import collect_bids, pay_bids, wildlings_what
 from agot_adjudicator.engine.board import LOSS_ORDER, check_instant_win
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request

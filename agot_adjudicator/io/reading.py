@@ -410,7 +410,7 @@ def _libyaml_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int,
     """Read ``text`` with libyaml as ruamel.yaml's round-trip loader reads it (data and positions);
     None when ruamel must read it: odd characters, anchors, aliases, tags, several documents,
     deep nesting, non-string or duplicate keys, merge keys, timestamps, a top level that is not
-    a mapping, and every error (ruamel's messages are the reference, tests/test_bad_input.py).
+    a mapping, and every error (ruamel's messages are the reference, tests/test_yaml_readers.py).
 
     >>> _libyaml_parse("a: [1, x, yes, 0x1f]\\nb: {c: null, d: 1.5}\\n")[0]
     {'a': [1, 'x', 'yes', 31], 'b': {'c': None, 'd': 1.5}}
@@ -460,8 +460,9 @@ def _libyaml_parse(text: str) -> tuple[dict[str, Any], dict[JsonPath, tuple[int,
                     mark = value_node.start_mark
                     if _is_empty(value_node):
                         # An empty block value ("round:" ending its line) is null, located at its
-                        # key as ruamel locates it; ruamel reads other empty values.
-                        if (node.flow_style or mark.line >= len(lines)
+                        # key as ruamel locates it; ruamel reads other empty values (and one on
+                        # a last line with no line break: ruamel locates it at the text's end).
+                        if (node.flow_style or mark.line >= len(lines) - 1
                                 or lines[mark.line][mark.column:].strip()):
                             raise _Unsure
                         positions[child] = (kline, kcol)

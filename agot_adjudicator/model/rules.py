@@ -164,7 +164,7 @@ def _man_text(text: str) -> str:
 
 
 def rulings_man() -> str:
-    """The RULINGS section body for ``man/agot.1`` (troff)."""
+    """The RULINGS section body for ``man/agot.1`` (troff; spliced into its source)."""
     out = [".if !c\\[u2605] .char \\[u2605] *",
            "Each judgment call where the rulebook is silent or ambiguous, from",
            "docs/rules.md (agot rules ID prints the rule with its rulings and sources)."]
@@ -197,8 +197,10 @@ def _splice(text: str, begin: str, end: str, body: str) -> str:
 
 
 def generated(root: Any) -> dict[Any, str]:
-    """The regenerated texts of ``man/agot.1`` and ``scenarios/README.md`` under ``root``."""
-    man, readme = root / "man" / "agot.1", root / "scenarios" / "README.md"
+    """The regenerated texts of ``man/src/agot.roff`` (the source of ``man/agot.1``:
+    ``python -m agot_adjudicator.cli.manual --write`` makes the page) and
+    ``scenarios/README.md`` under ``root``."""
+    man, readme = root / "man" / "src" / "agot.roff", root / "scenarios" / "README.md"
     return {man: _splice(man.read_text(encoding="utf-8"), MAN_BEGIN, MAN_END, rulings_man()),
             readme: _splice(readme.read_text(encoding="utf-8"), MD_BEGIN, MD_END, rulings_table())}
 

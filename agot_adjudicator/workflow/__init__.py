@@ -1,2 +1,2 @@
 """Use cases on files, between the command line and the pure engine: validate, adjudicate,
-what-if, replay, the conformance suite and random play."""
+what-if, replay, the conformance suite, mail and the site."""

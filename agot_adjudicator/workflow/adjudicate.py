@@ -33,6 +33,44 @@ from agot_adjudicator.workflow.validate import (  # noqa: F401 (engine_inputs: b
 
 # --- adjudicate ----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class RunOptions:
+    """What the moderator asks of a run beside the files: the documented defaults to apply
+    (docs/protocol.md P2). One value, passed whole from the command line to the engine call, so
+    that every way of running a round (files, a game directory, what-if, replay) gets the same
+    options; the next state's chain records them and replay runs the round again with them."""
+
+    nmr: tuple[str, ...] = ()
+    """``--nmr HOUSE``: no moves received from these houses, their defaults apply."""
+    defaults: bool = False
+    """``--defaults``: the documented default of every missing answer."""
+
+    def chain(self) -> dict[str, Any] | None:
+        """The chain's ``options`` (None when no option was given)."""
+        if not self.nmr and not self.defaults:
+            return None
+        return {"nmr": sorted(set(self.nmr)), "defaults": self.defaults}
+
+    @classmethod
+    def from_chain(cls, chain: Any) -> RunOptions:
+        """The options a recorded chain says its round was run with (none when it says none
+        or is unreadable: replay then finds the difference).
+
+        >>> RunOptions.from_chain({"options": {"nmr": ["stark", 1], "defaults": True}})
+        RunOptions(nmr=('stark',), defaults=True)
+        """
+        options = chain.get("options") if isinstance(chain, dict) else None
+        if not isinstance(options, dict):
+            return cls()
+        nmr = options.get("nmr")
+        houses = tuple(h for h in nmr if isinstance(h, str)) if isinstance(nmr, list) else ()
+        return cls(houses, options.get("defaults") is True)
+
+
+NO_OPTIONS = RunOptions()
+"""A run with no option: the files alone decide."""
+
+
 @dataclass
 class Adjudication:
     """Outcome of ``agot adjudicate`` before anything is written."""
@@ -49,7 +87,7 @@ class Adjudication:
 
 
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
-                     nmr: Sequence[str] = (), defaults: bool = False,
+                     options: RunOptions = NO_OPTIONS,
                      moved_from: Ruleset | None = None,
                      recorded: dict[str, Any] | None = None) -> Adjudication:
     """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`.
@@ -80,11 +118,11 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
         moved = {"from": {"name": moved_from.name, "sha256": moved_from.sha256},
                  "changes": ruleset_changes(moved_from, ruleset)}
         state_doc.data["ruleset"] = {"name": ruleset.name, "sha256": ruleset.sha256}
-    return adjudicate_docs(state_doc, docs, ruleset, nmr, defaults, moved, recorded)
+    return adjudicate_docs(state_doc, docs, ruleset, options, moved, recorded)
 
 
 def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Ruleset,
-                    nmr: Sequence[str] = (), defaults: bool = False,
+                    options: RunOptions = NO_OPTIONS,
                     moved: dict[str, Any] | None = None,
                     recorded: dict[str, Any] | None = None) -> Adjudication:
     """Check schema-valid documents against the rules and resolve (R2–R13); input that breaks
@@ -94,7 +132,7 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     if problems:
         raise IllegalInput(problems)
     state = GameState.from_dict(state_doc.data)
-    check_houses(nmr, state)
+    check_houses(options.nmr, state)
     subs, problems = collect(docs, state, ruleset)
     for house in state.order_of_play():
         section = subs.sections.get(house)
@@ -103,9 +141,9 @@ def adjudicate_docs(state_doc: Document, docs: Sequence[Document], ruleset: Rule
     problems.extend(answer_id_problems(subs, state, ruleset))
     if problems:
         raise IllegalInput(problems)
-    inputs, result = run_round(subs, state, ruleset, nmr, defaults, recorded)
+    inputs, result = run_round(subs, state, ruleset, options.nmr, options.defaults, recorded)
     if result.status == "complete":
-        result.state.chain = chain_record(state_doc, docs, nmr, defaults, moved)
+        result.state.chain = chain_record(state_doc, docs, options, moved)
     return Adjudication(result, state_doc, list(docs), inputs, moved, subs)
 
 
@@ -117,8 +155,8 @@ def check_houses(nmr: Sequence[str], state: GameState) -> None:
                              f"({', '.join(state.order_of_play())})")
 
 
-def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[str] = (),
-                 defaults: bool = False, moved: dict[str, Any] | None = None) -> dict[str, Any]:
+def chain_record(state_doc: Document, docs: Sequence[Document], options: RunOptions = NO_OPTIONS,
+                 moved: dict[str, Any] | None = None) -> dict[str, Any]:
     """The hash chain a next state carries: SHA-256 of the state it came from and of every
     submission file (by file name), the ``--nmr``/``--defaults`` used, and the ruleset the
     game moved on from with the rule changes, so a record cannot be changed unnoticed and
@@ -127,8 +165,8 @@ def chain_record(state_doc: Document, docs: Sequence[Document], nmr: Sequence[st
     chain: dict[str, Any] = {
         "previous_state": state_doc.sha256,
         "submissions": [{"file": name, "sha256": digest} for name, digest in subs]}
-    if nmr or defaults:
-        chain["options"] = {"nmr": sorted(set(nmr)), "defaults": defaults}
+    if options.chain() is not None:
+        chain["options"] = options.chain()
     if moved is not None:
         chain["ruleset_moved"] = moved
     return chain
@@ -291,8 +329,8 @@ class GameRound:
     """The next round's files besides its state: the plans that stand into it (RUL-P8-6)."""
 
 
-def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
-                    defaults: bool = False, moved_from: Ruleset | None = None) -> GameRound:
+def adjudicate_game(game_dir: str, ruleset: Ruleset, options: RunOptions = NO_OPTIONS,
+                    moved_from: Ruleset | None = None) -> GameRound:
     """Adjudicate the current round of a game directory (docs/protocol.md P4) under ``ruleset``
     (the one its state names; with ``moved_from``, the game moves on from that one to
     ``ruleset``).
@@ -309,7 +347,7 @@ def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
     stand = standing(game_dir, moved_from or ruleset)
     if stand.state.phase == "ended":
         raise UsageError(f"{stand.rd.state}: the game has ended; nothing to adjudicate")
-    check_houses(nmr, stand.state)
+    check_houses(options.nmr, stand.state)
     docs, problems = round_docs(stand)
     if problems:
         raise MalformedInput(problems)
@@ -324,7 +362,7 @@ def adjudicate_game(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
     recorded = stand.ledger.defaults()
     run = adjudicate_docs(stand.state_doc, docs, ruleset, moved=moved, recorded=recorded)
     owed = [p for p in run.result.pending if not p.ahead
-            and (defaults or p.request.house in nmr)]
+            and (options.defaults or p.request.house in options.nmr)]
     new = [Entry(stand.ledger.runs + 1, p.request.id, p.request.house, p.request.kind,
                  BY_DEFAULT, p.request.default) for p in owed]
     if new:
@@ -383,7 +421,7 @@ class WhatIf:
 
 
 def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: str,
-                 ruleset: Ruleset, nmr: Sequence[str] = (), defaults: bool = False,
+                 ruleset: Ruleset, options: RunOptions = NO_OPTIONS,
                  view: str | None = None, lang: str = "en") -> WhatIf:
     """Adjudicate again and compare the result with the published next state (written as
     its maker wrote it: its release and state format version), ``published → what-if``.
@@ -398,7 +436,7 @@ def whatif_files(state_path: str, orders_paths: Sequence[str], published_path: s
     maker, version = recorded_writer(load_yaml(published_path).data)
     load_state(published_path, ruleset)
     ledger = _ledger_beside(state_path)
-    run = adjudicate_files(state_path, orders_paths, ruleset, nmr, defaults,
+    run = adjudicate_files(state_path, orders_paths, ruleset, options,
                            recorded=ledger.defaults() if ledger is not None else None)
     if ledger is not None and run.result.status == "complete" and run.result.state.chain:
         run.result.state.chain["decisions"] = (

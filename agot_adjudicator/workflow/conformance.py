@@ -22,7 +22,7 @@ from agot_adjudicator.io.safefile import ReadRefused, read_bounded
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.workflow.adjudicate import adjudicate_docs
+from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_docs
 from agot_adjudicator.workflow.validate import read_yaml
 
 _MISSING = object()
@@ -129,8 +129,8 @@ def run_case(case: Mapping[str, Any], ruleset: Ruleset, name: str = "case") -> O
             problems += schema_problems(doc, "orders")
         if problems:
             raise MalformedInput(problems)
-        run = adjudicate_docs(state_doc, docs, ruleset, tuple(options.get("nmr", [])),
-                                  bool(options.get("defaults", False)))
+        run = adjudicate_docs(state_doc, docs, ruleset,
+                              RunOptions(tuple(options.get("nmr", [])), bool(options.get("defaults", False))))
         result = run.result
         outcome = Outcome(result.status, list(result.events),
                           [p.request.id for p in result.pending],

@@ -6,7 +6,6 @@ See :mod:`agot_adjudicator.io.commit` (staging folder, one rename, marker) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,10 +22,12 @@ from agot_adjudicator.render.i18n import language_of_tag
 from agot_adjudicator.workflow.adjudicate import (
     BOARD_FILE,
     MOVES_FILE,
+    NO_OPTIONS,
     NOW_FILE,
     NOW_PICTURE,
     GameRound,
     Outputs,
+    RunOptions,
     adjudicate_game,
     render_outputs,
 )
@@ -75,9 +76,8 @@ class GameRun:
     outputs: Outputs | None = None
 
 
-def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
-                   defaults: bool = False, moved_from: Ruleset | None = None,
-                   lang: str = "en") -> GameRun:
+def run_game_round(game_dir: str, ruleset: Ruleset, options: RunOptions = NO_OPTIONS,
+                   moved_from: Ruleset | None = None, lang: str = "en") -> GameRun:
     """Under the lock: finish an interrupted commit (and stop there), or adjudicate the
     current round and commit all its outputs at once. With ``moved_from`` the game moves on
     from that ruleset to ``ruleset`` with this round; a completed round then also keeps a copy
@@ -102,7 +102,7 @@ def run_game_round(game_dir: str, ruleset: Ruleset, nmr: Sequence[str] = (),
         players = read_players(game_dir).houses
         addresses = {h: s.address for h, s in players.items()}
         languages = {h: language_of_tag(s.language) for h, s in players.items() if s.language}
-        game = adjudicate_game(game_dir, ruleset, nmr, defaults, moved_from)
+        game = adjudicate_game(game_dir, ruleset, options, moved_from)
         out = render_outputs(game.run, ruleset, board=True, lang=lang)
         files = {rd.report.name: out.report, rd.log.name: out.log}
         if game.ledger is not None:  # what this run resolved stands (docs/protocol.md P4)

@@ -51,7 +51,7 @@ from agot_adjudicator.model.state import STATE_VERSION
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
-from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
+from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_files, render_outputs
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.standing import ledger_problems
 from agot_adjudicator.workflow.validate import load_state
@@ -222,16 +222,6 @@ def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
     return named_ruleset(named, game_dir, extra=in_use) or in_use
 
 
-def recorded_options(chain: Any) -> tuple[list[str], bool]:
-    """The ``--nmr``/``--defaults`` the recorded chain says its round was run with."""
-    options = chain.get("options") if isinstance(chain, dict) else None
-    if not isinstance(options, dict):
-        return [], False
-    nmr = options.get("nmr")
-    houses = [h for h in nmr if isinstance(h, str)] if isinstance(nmr, list) else []
-    return houses, options.get("defaults") is True
-
-
 def _merge_problems(rd: RoundDir, run: Any) -> list[str]:
     """A house's stored submission that is not the merge of its received parts (P8): changed
     by hand after ``agot inbox`` stored it, or a received file changed. (A house whose only
@@ -296,7 +286,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     check.submissions = len(orders)
     next_data = _raw(following)
     chain = next_data.get("chain") if isinstance(next_data, dict) else _UNREAD
-    nmr, defaults = recorded_options(chain)
+    options = RunOptions.from_chain(chain)
     links = escaping_links([rd.state, *orders], rd.path.parent)
     if links:
         check.status = MISMATCH
@@ -313,8 +303,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     check.written_by = maker if isinstance(next_data, dict) else ""
     try:
         ledger = _ledger(rd)
-        run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, nmr,
-                               defaults, moved_from, ledger.defaults() if ledger else None)
+        run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, options,
+                               moved_from, ledger.defaults() if ledger else None)
         if ledger is not None and run.subs is not None:
             complete = run.result.status == "complete"
             used = ledger_problems(ledger, {r.id: r.value for r in run.result.resolved},

@@ -9,7 +9,7 @@ changes. Play a new demo only when the recorded submissions no longer complete a
 regeneration then says so) or when the demo should show something it does not.
 
 What a PBEM moderator does each round, with random but legal players
-(:class:`agot_adjudicator.workflow.autoplay.RandomPlayer`) in place of the people:
+(``RandomPlayer`` of ``tests/autoplay.py``) in place of the people:
 
 1. every house mails a submission (orders, bids, plans) — written to
    ``round-NN/orders/HOUSE.yaml``;
@@ -37,15 +37,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent.parent))  # this checkout's package, even after `pip install .`
+sys.path.insert(1, str(ROOT.parent.parent / "tests"))  # the random players (tests/autoplay.py)
 
+from autoplay import Driver  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from agot_adjudicator.cli.commands import main as agot  # noqa: E402
+from agot_adjudicator.cli import main as agot  # noqa: E402
 from agot_adjudicator.io.gamedir import current_round  # noqa: E402
 from agot_adjudicator.io.rulesets import load_ruleset  # noqa: E402
 from agot_adjudicator.io.writing import dump_yaml  # noqa: E402
 from agot_adjudicator.workflow.adjudicate import adjudicate_game  # noqa: E402
-from agot_adjudicator.workflow.autoplay import Driver  # noqa: E402
 from agot_adjudicator.workflow.validate import load_state  # noqa: E402
 
 MAX_RUNS = 60

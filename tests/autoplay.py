@@ -1,9 +1,13 @@
 """Seeded random players that play whole games through the decision protocol and check invariants.
 
+A development tool, not part of the installed package: the tests (``from autoplay import
+Driver``; ``tests/`` is on pytest's path), the benchmarks and ``scenarios/games/make_demo.py``
+use it.
+
 The driver is a moderator with random players (docs/protocol.md P1): each round it
 writes every house's ``agot-orders/1`` submission (random orders, bids and
 plans, some of which no longer fit by the time they are used), runs
-:func:`agot_adjudicator.adjudicate_docs`, and while the run stops on
+:func:`agot_adjudicator.workflow.adjudicate.adjudicate_docs`, and while the run stops on
 pending decisions it picks a random *legal* answer for each one, adds it to
 an ``answers:`` document (or the house's own section) and runs again, until
 the round is complete; then it goes on from the next state until the game
@@ -16,7 +20,7 @@ randomness stays derived from the game seed (docs/protocol.md P3).
 
 Long profile::
 
-    python -m agot_adjudicator.workflow.autoplay --games 1000 --players 3 4 5 --seed 0
+    python tests/autoplay.py --games 1000 --players 3 4 5 --seed 0
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState, without
 from agot_adjudicator.render.report import render_log, render_pending
-from agot_adjudicator.workflow.adjudicate import Adjudication, adjudicate_docs
+from agot_adjudicator.workflow.adjudicate import Adjudication, RunOptions, adjudicate_docs
 
 MAX_RUNS_PER_ROUND = 200
 """A round that needs more re-runs than this is reported as stuck (an invariant)."""
@@ -493,7 +497,7 @@ class Driver:
 
     def fail(self, round_: int, message: str) -> InvariantViolation:
         return InvariantViolation(f"seed {self.seed}, {self.players} players, round {round_}: "
-                                  f"{message} (reproduce: python -m agot_adjudicator.workflow.autoplay "
+                                  f"{message} (reproduce: python tests/autoplay.py "
                                   f"--games 1 --players {self.players} --seed {self.seed})")
 
     def new_state(self) -> GameState:
@@ -529,7 +533,7 @@ class Driver:
         try:
             run = adjudicate_docs(_doc("state.yaml", state_data),
                                       [_doc(f"orders-{i}.yaml", d) for i, d in enumerate(docs_data)],
-                                      self.ruleset, self.nmr)
+                                      self.ruleset, RunOptions(self.nmr))
         except InputError as exc:
             raise self.fail(round_, f"input refused: {exc}") from None
         except Exception as exc:
@@ -644,7 +648,7 @@ def play_game(seed: int, players: int, ruleset: Ruleset | None = None, **options
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The long profile: many random games, a summary; exit 1 on any invariant violation."""
-    parser = argparse.ArgumentParser(prog="python -m agot_adjudicator.workflow.autoplay",
+    parser = argparse.ArgumentParser(prog="python tests/autoplay.py",
                                      description="Play seeded random games and check invariants.")
     parser.add_argument("--games", type=int, default=100, help="games to play (over all sizes)")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5], choices=[3, 4, 5])
