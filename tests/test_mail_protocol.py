@@ -22,16 +22,16 @@ from typing import Any
 
 import pytest
 import yaml
+from autoplay import RandomPlayer, _plain
 from click.testing import CliRunner
 
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.decisions import PendingDecision
 from agot_adjudicator.io.gamedir import current_round
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.workflow.adjudicate import adjudicate_game
-from agot_adjudicator.workflow.autoplay import RandomPlayer, _plain
 
 ROUNDS = 10
 SEED = 2026

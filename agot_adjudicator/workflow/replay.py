@@ -311,7 +311,8 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                                    run.subs, run.state_doc, complete)
             if used:
                 raise IllegalInput(used)
-            if complete and run.result.state.chain is not None:
+            recorded_complete = following is not None and present(following.state)
+            if complete and recorded_complete and run.result.state.chain is not None:
                 again = ledger.before_last().after(run.result.resolved)
                 if again.text() != read_recorded(rd.path / LEDGER)[0]:
                     raise IllegalInput([Problem(str(rd.path / LEDGER), None, None, "",
