@@ -581,13 +581,14 @@ def retreat_areas(ctx: Context, fight: Fight) -> list[str]:
 
 def retreat_options(s: GameState, rs: Ruleset, house: str, area: str,
                     origin: str | None = None) -> list[str]:
-    """Where ``house``'s units beaten in ``area`` may retreat (R6.9, R5.4, R5.5), in id order.
+    """Where ``house``'s units beaten in ``area`` may retreat (R6.9, R5.4, R5.5, R5.11), in id
+    order: never across a river without a bridge, which no unit crosses.
 
     ``origin``, the attacker's origin, is never legal; None when not known yet
     (the order template lists the options before any battle).
     """
     at_sea = rs.areas[area].is_sea
-    near = list(rs.areas[area].adjacent)
+    near = list(rs.areas[area].march_adjacent)
     if not at_sea:
         near += board.transport_reach(s, rs, house, area)
     out = []

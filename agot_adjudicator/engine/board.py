@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState, sort_units
@@ -84,41 +86,79 @@ def unit_counts(state: GameState, house: str) -> dict[str, int]:
     return {a: len(s.units) for a, s in state.areas.items() if s.house == house and s.units}
 
 
-def transport_reach(state: GameState, ruleset: Ruleset, house: str, origin: str) -> list[str]:
-    """Land areas reachable from land area ``origin`` by ship transport (R5.4), sorted.
+def sea_reach(ruleset: Ruleset, origin: str,
+              carries: Callable[[str], bool] | None = None) -> list[str]:
+    """Land areas a chain of sea areas links to land area ``origin`` (ship transport, R5.4), in
+    id order; ``carries(sea)`` says which seas hold a ship of the moving house (default: every
+    sea, the board's links whatever the ships). ``origin`` itself is not included, a direct
+    neighbour only when a chain reaches it too.
 
-    Two land areas are linked by a chain of sea areas each holding a ship of
-    ``house``. Direct neighbours are not included unless also reached by sea.
+    >>> from agot_adjudicator.io.rulesets import load_ruleset
+    >>> sea_reach(load_ruleset(), "pyke", lambda sea: sea == "ironmans_bay")
+    ['flints_finger', 'greywater_watch', 'riverrun', 'seagard']
     """
+    def usable(sea: str) -> bool:
+        return ruleset.areas[sea].is_sea and (carries is None or carries(sea))
+
+    seen = [a for a in ruleset.areas[origin].adjacent if usable(a)]
+    for sea in seen:  # grows while it is read: a breadth-first walk of the usable seas
+        seen.extend(a for a in ruleset.areas[sea].adjacent if a not in seen and usable(a))
+    linked = [land for sea in seen for land in ruleset.areas[sea].adjacent
+              if ruleset.areas[land].is_land and land != origin]
+    return [a for a in ruleset.area_ids if a in linked]
+
+
+def transport_reach(state: GameState, ruleset: Ruleset, house: str, origin: str) -> list[str]:
+    """Land areas reachable from land area ``origin`` by ship transport (R5.4), in id order:
+    chains of sea areas each holding a ship of ``house`` (:func:`sea_reach`)."""
     def has_own_ship(sea: str) -> bool:
         here = state.area(sea)
         return here.house == house and "ship" in here.units
 
-    start = [a for a in ruleset.areas[origin].adjacent
-             if ruleset.areas[a].is_sea and has_own_ship(a)]
-    seen_seas: list[str] = []
-    frontier = list(start)
-    while frontier:
-        sea = frontier.pop(0)
-        if sea in seen_seas:
-            continue
-        seen_seas.append(sea)
-        for nxt in ruleset.areas[sea].adjacent:
-            if ruleset.areas[nxt].is_sea and nxt not in seen_seas and has_own_ship(nxt):
-                frontier.append(nxt)
-    reach = {land for sea in seen_seas for land in ruleset.areas[sea].adjacent
-             if ruleset.areas[land].is_land and land != origin}
-    return sorted(reach)
+    return sea_reach(ruleset, origin, has_own_ship)
+
+
+def order_reach(ruleset: Ruleset, area_id: str) -> list[str]:
+    """Areas a Raid or Support order in ``area_id`` acts on (R5.2, R6.2), in id order: the
+    adjacent areas (rivers do not matter, R5.11; ship transport never counts, R5.4), and from
+    land only land areas (a raid from land never reaches the sea; footmen and knights never
+    support a battle at sea).
+
+    >>> from agot_adjudicator.io.rulesets import load_ruleset
+    >>> order_reach(load_ruleset(), "the_golden_sound")
+    ['lannisport', 'riverrun', 'searoad_marches', 'ironmans_bay', 'sunset_sea']
+    """
+    area = ruleset.areas[area_id]
+    return [a for a in ruleset.area_ids
+            if a in area.adjacent and not (area.is_land and ruleset.areas[a].is_sea)]
 
 
 def destinations(state: GameState, ruleset: Ruleset, house: str, origin: str, unit: str) -> list[str]:
-    """Areas a unit of ``house`` in ``origin`` may move to (R5.3, R5.4), in id order."""
+    """Areas a unit of ``house`` in ``origin`` may move to (R5.3, R5.4, R5.11), in id order: ships
+    to adjacent seas; footmen and knights to adjacent land areas not across a river without a
+    bridge, and by ship transport."""
     area = ruleset.areas[origin]
     if unit == "ship":
         return [a for a in ruleset.area_ids if a in area.adjacent and ruleset.areas[a].is_sea]
-    direct = [a for a in area.adjacent if ruleset.areas[a].is_land]
+    direct = [a for a in area.march_adjacent if ruleset.areas[a].is_land]
     by_sea = transport_reach(state, ruleset, house, origin) if area.is_land else []
     return [a for a in ruleset.area_ids if a in direct or a in by_sea]
+
+
+def can_ever_move(ruleset: Ruleset, origin: str, destination: str) -> bool:
+    """Whether some march could ever move a unit from ``origin`` to ``destination`` (R5.3, R5.4,
+    R5.11), whatever the ships on the board: between adjacent seas, or from land to an adjacent
+    land area not across a river without a bridge or to one a chain of sea areas reaches.
+
+    >>> from agot_adjudicator.io.rulesets import load_ruleset
+    >>> rs = load_ruleset()
+    >>> can_ever_move(rs, "pyke", "oldtown"), can_ever_move(rs, "harrenhal", "the_eyrie")
+    (True, False)
+    """
+    here, there = ruleset.areas[origin], ruleset.areas[destination]
+    if here.is_sea or there.is_sea:
+        return here.kind == there.kind and destination in here.adjacent
+    return destination in here.march_adjacent or destination in sea_reach(ruleset, origin)
 
 
 WINNER_REASONS = (
