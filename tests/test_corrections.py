@@ -5,6 +5,10 @@ ruleset that does not list them, so records made before them replay unchanged.
   Maester Luwin took a card back during the battle.
 - ``support_not_on_islands`` (R4.1, R6.2, RUL-4.1-2): no Support order on Dragonstone, The Arbor
   or Pyke.
+- ``last_card_when_played`` (R6.12, RUL-6.12-3, RUL-6.12-4): the hand comes back when the card
+  played was the last in hand when played; a hand a card text emptied comes back at once.
+- ``neutral_attack_beside_battle`` (R5.3, R5.7, RUL-5.3-1): one march may take a neutral
+  force's area and start a battle.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from agot_adjudicator.workflow.autoplay import RandomPlayer
 
 RS = load_ruleset()
 OLD = dataclasses.replace(RS, corrections=())
+BEFORE_28 = dataclasses.replace(RS, corrections=("support_not_on_islands", "luwin_full_hand_return"))
+"""The corrections of the ruleset games were played under before issue 28 (a6b8a03d…)."""
 ALL_STARK = list(RS.cards_by_house["stark"])
 
 
@@ -104,3 +110,45 @@ def test_ruleset_show_lists_the_corrections(tmp_path) -> None:
     assert "corrections: none" in old.stdout
     # Without the key the ruleset is another one: the corrections are part of its content hash.
     assert f"sha256: {RS.sha256}" in shown.stdout and RS.sha256 not in old.stdout
+
+
+def _melisandre_takes_the_last_card(ruleset: Ruleset) -> tuple[list[str], list[dict]]:
+    """Stark holds Eddard Stark and Maester Luwin, plays Luwin and loses to Melisandre, who
+    discards Eddard Stark (issue 28 item 1, BATTLE-071)."""
+    s = action_game(ruleset, {"stoney_sept": {"house": "baratheon", "units": ["knight"]},
+                              "harrenhal": {"house": "stark", "units": ["footman"]}})
+    s.houses["stark"].hand = ["eddard_stark", "maester_luwin"]
+    s.houses["stark"].discards = [c for c in ALL_STARK if c not in s.houses["stark"].hand]
+    ctx = fight(ruleset, s, "stoney_sept", "harrenhal", ["knight"],
+                cards={"baratheon": "melisandre", "stark": "maester_luwin"},
+                plans={"baratheon": {"card_choices": {"melisandre": ["eddard_stark"]}}})
+    stark = [e for e in ctx.events if e.get("house") == "stark"
+             and e["type"] in ("house_card_discarded", "hand_recycled", "hand_emptied")]
+    assert s.houses["stark"].discards == [] and sorted(s.houses["stark"].hand) == sorted(ALL_STARK)
+    return s.houses["stark"].hand, stark
+
+
+def test_a_card_played_with_another_in_hand_is_discarded_though_melisandre_empties_the_hand():
+    _, events = _melisandre_takes_the_last_card(RS)
+    assert [(e["type"], e.get("card"), e.get("by")) for e in events] == [
+        ("house_card_discarded", "eddard_stark", "melisandre"),
+        ("house_card_discarded", "maester_luwin", None),
+        ("hand_emptied", None, "melisandre")]
+
+
+def test_before_the_correction_the_hand_emptied_by_melisandre_counted_as_the_last_card():
+    _, events = _melisandre_takes_the_last_card(BEFORE_28)
+    assert [(e["type"], e.get("card")) for e in events] == [
+        ("house_card_discarded", "eddard_stark"), ("hand_recycled", "maester_luwin")]
+
+
+@pytest.mark.parametrize("ruleset", [RS, BEFORE_28, OLD], ids=["packaged", "before-28", "none"])
+def test_a_last_card_brings_the_hand_back_under_every_ruleset(ruleset: Ruleset) -> None:
+    s = action_game(ruleset, {"stoney_sept": {"house": "lannister", "units": ["footman"]},
+                              "harrenhal": {"house": "stark", "units": ["knight"]}})
+    s.houses["stark"].hand = ["eddard_stark"]
+    s.houses["stark"].discards = [c for c in ALL_STARK if c != "eddard_stark"]
+    ctx = fight(ruleset, s, "stoney_sept", "harrenhal", ["footman"],
+                cards={"lannister": "tywin_lannister", "stark": "eddard_stark"})
+    assert [e["card"] for e in ctx.events if e["type"] == "hand_recycled"] == ["eddard_stark"]
+    assert sorted(s.houses["stark"].hand) == sorted(ALL_STARK) and s.houses["stark"].discards == []

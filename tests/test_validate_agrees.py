@@ -226,3 +226,22 @@ def test_validate_accepts_every_recorded_round_of_the_demo_game(ruleset):
         orders = [str(p) for p in sorted((folder / "orders").glob("*.yaml"))]
         checked = validate_files(str(folder / "state.yaml"), orders, ruleset)
         assert checked.problems == [], (folder.name, [str(p) for p in checked.problems])
+
+
+def test_a_state_with_an_empty_hand_is_refused_by_both_at_the_hand(tmp_path, ruleset):
+    """Issue 28 item 2, RUL-6.12-4: validate said `ok` and adjudicate crashed (IndexError in
+    the house card step); both now refuse the state at the hand, located, and write nothing."""
+    s = new_game(ruleset, list(ruleset.houses), 1, "t")
+    s.phase = "action"
+    s.houses["stark"].discards, s.houses["stark"].hand = s.houses["stark"].hand, []
+    s.areas["winterfell"].order = "defense_plus1"
+    state = _state(tmp_path, ruleset, s)
+    line = next(i for i, text in enumerate(state.read_text().splitlines(), 1)
+                if text.strip().startswith("hand: []") and i > state.read_text()
+                .splitlines().index("  stark:"))
+    checked, run = _both(state)
+    assert checked.exit_code == run.exit_code == 1, (checked.output, run.output)
+    assert _errors(checked) == _errors(run)
+    assert any(f"{state}:{line}:" in e and "$.houses.stark.hand: stark holds no house card" in e
+               for e in _errors(run)), run.stderr
+    assert "Traceback" not in run.output and not (tmp_path / "next.yaml").exists()
