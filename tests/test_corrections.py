@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import pytest
 from builders import action_game, fight
@@ -24,6 +25,7 @@ from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.ruleset import CORRECTIONS, Ruleset
 from agot_adjudicator.workflow.autoplay import RandomPlayer
 
+ROOT = Path(__file__).resolve().parent.parent
 RS = load_ruleset()
 OLD = dataclasses.replace(RS, corrections=())
 BEFORE_28 = dataclasses.replace(RS, corrections=("support_not_on_islands", "luwin_full_hand_return"))
@@ -152,3 +154,48 @@ def test_a_last_card_brings_the_hand_back_under_every_ruleset(ruleset: Ruleset) 
                 cards={"lannister": "tywin_lannister", "stark": "eddard_stark"})
     assert [e["card"] for e in ctx.events if e["type"] == "hand_recycled"] == ["eddard_stark"]
     assert sorted(s.houses["stark"].hand) == sorted(ALL_STARK) and s.houses["stark"].discards == []
+
+
+def _kings_landing_and_the_reach(ruleset: Ruleset):
+    from agot_adjudicator.workflow.conformance import load_case, run_case
+
+    case = load_case(ROOT / "scenarios" / "marches" / "MARCH-022.yaml").data
+    return run_case(case, ruleset)
+
+
+def test_one_march_takes_a_neutral_area_and_starts_a_battle():
+    outcome = _kings_landing_and_the_reach(RS)
+    assert outcome.status == "complete" and not outcome.differences, outcome.differences
+    assert [e["type"] for e in outcome.events if e["type"] in ("neutral_attack", "battle")] == \
+        ["neutral_attack", "battle"]
+
+
+def test_before_the_correction_the_neutral_attack_was_the_marchs_one_contest():
+    outcome = _kings_landing_and_the_reach(BEFORE_28)
+    assert outcome.status == "error"
+    assert "a march may start at most one battle or attack (R5.3): kings_landing, the_reach" \
+        in outcome.error
+
+
+def test_validate_accepts_what_adjudicate_does_with_both_moves(tmp_path):
+    """Issue 28 item 3: a direct answer with a neutral attack and a battle is accepted by both
+    (before, both refused it)."""
+    from click.testing import CliRunner
+
+    from agot_adjudicator.cli.commands import main
+    from agot_adjudicator.io.writing import dump_yaml
+    from agot_adjudicator.workflow.conformance import build_state, load_case
+
+    case = load_case(ROOT / "scenarios" / "marches" / "MARCH-022.yaml").data
+    state = tmp_path / "state.yaml"
+    state.write_text(dump_yaml(build_state(case["state"], RS)), encoding="utf-8")
+    files = []
+    for sub in case["submissions"]:
+        path = tmp_path / f"{sub['house']}.yaml"
+        path.write_text(dump_yaml({"format": "agot-orders/1", "round": 1, **sub}), encoding="utf-8")
+        files.append(str(path))
+    checked = CliRunner().invoke(main, ["validate", str(state), *files])
+    assert checked.exit_code == 0, checked.output
+    run = CliRunner().invoke(main, ["adjudicate", str(state), *files, "-o",
+                                    str(tmp_path / "next.yaml")])
+    assert run.exit_code == 0, run.output
