@@ -57,6 +57,9 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
         for unit in units:
             if dest not in destinations(s, rs, house, origin, unit):
                 f = {"unit": unit, "origin": origin, "destination": dest}
+                if unit != "ship" and dest in rs.areas[origin].rivers:
+                    return Msg("a {unit} cannot move from {origin} to {destination}: a river "
+                               "without a bridge runs between them (R5.11)", **f)
                 return (Msg("a {unit} cannot move from {origin} to {destination} (not an "
                             "adjacent sea area)", **f) if unit == "ship" else
                         Msg("a {unit} cannot move from {origin} to {destination} (not an "

@@ -460,7 +460,7 @@ def _march_plans(out: _Lines, view: _View) -> None:
         direct: list[str] = []
         for unit in ("footman", "knight", "ship"):
             if unit in here.standing():
-                direct += [d for d in rs.areas[area_id].adjacent if d not in direct and
+                direct += [d for d in rs.areas[area_id].march_adjacent if d not in direct and
                            rs.areas[d].is_sea == (unit == "ship")]
         direct = [a for a in rs.area_ids if a in direct]
         by_sea = [a for a in destinations(s, rs, house, area_id, "footman")
