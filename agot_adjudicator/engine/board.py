@@ -55,13 +55,24 @@ def power_tokens_on_board(state: GameState, house: str) -> int:
     return sum(1 for a in state.areas.values() if a.power_token == house)
 
 
+def power_gain(state: GameState, ruleset: Ruleset, house: str, amount: int) -> int:
+    """How much of ``amount`` power ``house`` can gain now (R10.1): what keeps its available
+    power within 20 and its tokens, available and on the board, within its 20."""
+    hs = state.houses[house]
+    pool = ruleset.power_tokens_per_house - hs.power - power_tokens_on_board(state, house)
+    return max(0, min(amount, ruleset.max_power - hs.power, pool))
+
+
 def gain_power(ctx: Context, house: str, amount: int) -> int:
     """Give ``house`` up to ``amount`` power from the pool (R10.1); return what it got."""
-    hs = ctx.state.houses[house]
-    pool = ctx.ruleset.power_tokens_per_house - hs.power - power_tokens_on_board(ctx.state, house)
-    gained = max(0, min(amount, ctx.ruleset.max_power - hs.power, pool))
-    hs.power += gained
+    gained = power_gain(ctx.state, ctx.ruleset, house, amount)
+    ctx.state.houses[house].power += gained
     return gained
+
+
+def crowns(state: GameState, ruleset: Ruleset, house: str) -> int:
+    """The power (crown) icons of the land areas ``house`` controls (R3.8, R13.1)."""
+    return sum(ruleset.areas[a].power for a in controlled_areas(state, ruleset, house))
 
 
 def armies(state: GameState, house: str) -> list[int]:

@@ -329,7 +329,7 @@ def house_problems(section: HouseSection, state: GameState, ruleset: Ruleset) ->
             phase=PHASE_WORDS.get(state.phase, state.phase))))
     elif state.phase == "planning":
         problems.extend(order_problems(section, state, ruleset))
-    problems.extend(bid_problems(section, state))
+    problems.extend(bid_problems(section, state, ruleset))
     problems.extend(plan_problems(section, ruleset))
     return problems
 
