@@ -7,7 +7,6 @@ from collections.abc import Callable
 from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.model.ruleset import Ruleset, supply_fits
 from agot_adjudicator.model.state import GameState, sort_units
-from agot_adjudicator.model.text import N_
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1}
 """Strength of a standing unit in battle (R6.3)."""
@@ -41,8 +40,23 @@ def controlled_areas(state: GameState, ruleset: Ruleset, house: str) -> list[str
 
 
 def castle_count(state: GameState, ruleset: Ruleset, house: str) -> int:
-    """Areas with a castle (city or stronghold) that ``house`` controls (R11)."""
-    return sum(1 for a in controlled_areas(state, ruleset, house) if ruleset.areas[a].castle)
+    """Areas with a castle (city or stronghold) that ``house`` controls (R11, R13.1): the one
+    home of this count (the victory checks, the reports, the pictures and the site read it)."""
+    return castle_counts(state, ruleset).get(house, 0)
+
+
+def castle_counts(state: GameState, ruleset: Ruleset) -> dict[str, int]:
+    """House in play → the areas with a castle it controls (R11, R13.1), in order of play; the
+    controller of each castle area looked up once.
+
+    >>> from agot_adjudicator.io.rulesets import load_ruleset
+    >>> from agot_adjudicator.engine.setup import new_game
+    >>> rs = load_ruleset()
+    >>> castle_counts(new_game(rs, list(rs.houses), 1, "t"), rs)
+    {'baratheon': 1, 'lannister': 1, 'stark': 2, 'tyrell': 1, 'greyjoy': 1}
+    """
+    owners = [controller(state, ruleset, a) for a in ruleset.area_ids if ruleset.areas[a].castle]
+    return {house: owners.count(house) for house in state.order_of_play()}
 
 
 def barrels(state: GameState, ruleset: Ruleset, house: str) -> int:
@@ -172,29 +186,13 @@ def can_ever_move(ruleset: Ruleset, origin: str, destination: str) -> bool:
     return destination in here.march_adjacent or destination in sea_reach(ruleset, origin)
 
 
-WINNER_REASONS = (
-    N_("most areas with a castle ({castles}) after round {round} (R11.1)"),
-    N_("tie on castles broken by supply (R11.1)"),
-    N_("tie on castles and supply broken by power (R11.1)"),
-    N_("tie on castles, supply and power: a shared win (R11.1)"),
-    N_("controls {castles} areas with a castle (R11.2)"),
-)
-"""The reasons recorded for a winner (``winner.reason``, R11): English text in the state;
-:func:`~agot_adjudicator.model.text.reread` turns one back into a sentence to translate."""
-MOST_CASTLES, BY_SUPPLY, BY_POWER, SHARED, INSTANT = WINNER_REASONS
-
-
 def check_instant_win(ctx: Context) -> None:
     """R11.2: a house controlling 7 castle areas (8 with 3 players) wins at once."""
     need = ctx.ruleset.instant_win_castles.get(ctx.state.players, 7)
-    # The controller of each castle area once, not once per house (as castle_count would).
-    owners = [controller(ctx.state, ctx.ruleset, a) for a in ctx.ruleset.area_ids
-              if ctx.ruleset.areas[a].castle]
-    for house in ctx.order_of_play():
-        count = owners.count(house)
+    for house, count in castle_counts(ctx.state, ctx.ruleset).items():
         if count >= need:
-            ctx.state.winner = {"houses": [house], "reason": INSTANT.format(castles=count),
-                                "round": ctx.state.round}
+            ctx.state.winner = {"houses": [house], "reason": "instant_win",
+                                "round": ctx.state.round, "castles": {house: count}}
             ctx.state.phase = "ended"
             ctx.emit("game_won", "R11.2", houses=[house], castles=count)
             clear_board(ctx)
