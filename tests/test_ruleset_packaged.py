@@ -167,3 +167,17 @@ def test_the_archived_rulesets_keep_their_texts_in_house_cards():
         assert archived.house_cards["robb_stark"].effect == \
             load_ruleset().house_cards["robb_stark"].effect
         assert rulesets.card_texts_bytes(archived.source) is None
+
+
+def test_moving_on_from_the_archived_ruleset_lists_the_rule_changes_not_the_prose():
+    """What `adjudicate --game --move-ruleset` records for a game played under a6b8a03d…
+    (issue 28): the two corrections and the river borders; the card texts that moved to
+    card_texts.yaml are prose, not a rule change."""
+    old = rulesets._load_cached(
+        f"{rulesets.ARCHIVE}/a6b8a03d3dd7cb636a56744a094afd403200a43b28a33704ae45cb3042c03580")
+    changes = rulesets.ruleset_changes(old, load_ruleset())
+    assert [line.split(":")[0] for line in changes] == [
+        "ruleset.yaml corrections", "board.yaml areas.harrenhal.adjacent",
+        "board.yaml areas.riverrun.adjacent", "board.yaml areas.the_mountains_of_the_moon.adjacent",
+        "board.yaml areas.the_twins.adjacent", "board.yaml rivers"]
+    assert "last_card_when_played" in changes[0] and "neutral_attack_beside_battle" in changes[0]

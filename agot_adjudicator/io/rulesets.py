@@ -555,10 +555,18 @@ def keep_ruleset(ruleset: Ruleset, game_dir: str | Path) -> list[Path]:
 
 def ruleset_changes(old: Ruleset, new: Ruleset) -> list[str]:
     """What differs between two rulesets' rules content, one line per value, by file and
-    path (``setup.yaml unit_limits.knight: 5 → 6``); the map layout is left out."""
+    path (``setup.yaml unit_limits.knight: 5 → 6``); the map layout is left out, and so are the
+    house cards' texts (``effect``: prose, which rulesets made since keep in ``card_texts.yaml``)."""
     def data(rs: Ruleset) -> dict[str, Any]:
         files = ruleset_files(rs.source)
-        return {f: _without_layout(_PART[f], parse_text(f, files[f]).data) for f in RULESET_FILES}
+        out = {f: _without_layout(_PART[f], parse_text(f, files[f]).data) for f in RULESET_FILES}
+        cards = out["house_cards.yaml"]
+        if isinstance(cards, dict):
+            out["house_cards.yaml"] = {
+                house: ({c: ({k: v for k, v in card.items() if k != "effect"}
+                             if isinstance(card, dict) else card) for c, card in hand.items()}
+                        if isinstance(hand, dict) else hand) for house, hand in cards.items()}
+        return out
 
     lines: list[str] = []
 
