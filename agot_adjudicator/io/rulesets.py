@@ -103,8 +103,6 @@ with the SHA-256 of each file (``sources``): a file that no longer matches is re
 
 PACKAGED = "<package>/data/first_edition"
 ARCHIVE = "<package>/data/archive"
-REBUILD = "python -m agot_adjudicator.io.rulesets"
-"""The command that writes the packaged and archived rulesets' ``compiled.json`` again."""
 
 
 def _package_folder(source: str) -> Any:
@@ -455,7 +453,8 @@ def card_texts_bytes(source: str) -> bytes | None:
     folder = _package_folder(source) if source.startswith("<package>/") else Path(source)
     if (folder / CARD_TEXTS).is_file():
         return (folder / CARD_TEXTS).read_bytes()
-    cards = parse_text(CARD_TEXTS, (folder / "house_cards.yaml").read_bytes()).data
+    cards = (_package_parts(source)[0]["house_cards.yaml"] if source.startswith("<package>/")
+             else parse_text(CARD_TEXTS, (folder / "house_cards.yaml").read_bytes())).data
     if isinstance(cards, dict) and any(isinstance(v, dict) and "effect" in v
                                        for hand in cards.values() if isinstance(hand, dict)
                                        for v in hand.values()):
