@@ -691,7 +691,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         kinds.update(record.kinds)
         winners.update(record.winner)
         instant += record.final is not None and record.final.winner is not None and \
-            "R11.2" in record.final.winner.get("reason", "")
+            record.final.winner.get("reason") == "instant_win"
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"games: {games} completed, {failures} failed")
     print(f"rounds: {rounds}; runs: {runs}; decisions answered: {answered} "

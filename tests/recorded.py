@@ -21,3 +21,16 @@ def demo_rounds(tmp_path, rounds: int = 1):
             shutil.copy(demo / name / "state.yaml", game / name / "state.yaml")
         shutil.copytree(demo / name / "orders", game / name / "orders")
     return game
+
+
+def demo_ruleset():
+    """The ruleset the demo game was played under (its states name it by content hash): the
+    packaged one, or an archived one once the packaged ruleset has moved on (issue 17)."""
+    from pathlib import Path
+
+    from agot_adjudicator.io.rulesets import state_ruleset
+
+    demo = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"
+    found = state_ruleset(demo / "round-01" / "state.yaml", demo)
+    assert found is not None, "agot knows the demo's ruleset"
+    return found

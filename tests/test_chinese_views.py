@@ -51,9 +51,10 @@ def state(n: int) -> GameState:
 
 
 def _ruleset():
-    from agot_adjudicator.io.rulesets import load_ruleset
+    """The demo's ruleset (the game these tests read was played under it)."""
+    from recorded import demo_ruleset
 
-    return load_ruleset()
+    return demo_ruleset()
 
 
 class _Text(HTMLParser):

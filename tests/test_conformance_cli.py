@@ -56,3 +56,25 @@ def test_missing_directory_is_a_usage_error(runner, tmp_path):
     result = runner.invoke(main, ["conformance", str(tmp_path / "nope")])
     assert result.exit_code == 2
     assert "no such directory" in result.stderr
+
+
+def test_a_case_that_crashes_agot_is_one_failed_case_and_the_run_goes_on(runner, tmp_path,
+                                                                       monkeypatch):
+    """Issue 28: a planted fault (the hand a battle reads comes back empty, as a state with an
+    empty hand once made it) crashes one case; the statement names it with the last line of
+    its traceback and runs every other case."""
+    from agot_adjudicator.engine import battles
+
+    root = _suite(tmp_path)
+    battle = root / "battles" / "strength" / "BATTLE-009.yaml"
+    battle.parent.mkdir(parents=True)
+    shutil.copy(SCENARIOS / "battles" / "strength" / "BATTLE-009.yaml", battle)
+    monkeypatch.setattr(battles, "hand_in_order", lambda ctx, house: [])
+    result = runner.invoke(main, ["conformance", str(root)])
+    assert result.exit_code == 4, result.output
+    out = result.stdout
+    assert "suite: AGoT-ATC/1, 4 cases" in out
+    assert "FAILED BATTLE-009:\n  crashed: AssertionError: " in out
+    assert "holds no house card" in out and "(battles.py:" in out
+    assert any(line.split()[:5] == ["setup", "2", "2", "0", "0"] for line in out.splitlines())
+    assert "verdict: 1 case(s) failed" in out

@@ -12,6 +12,7 @@ from click.testing import CliRunner, Result
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.io.rulesets import (
+    CARD_TEXTS,
     GLOSSARY,
     PACKAGED,
     RULESET_FILES,
@@ -271,7 +272,7 @@ def test_export_writes_the_glossary_and_a_corrected_name_keeps_the_hash(tmp_path
     packaged = load_ruleset()
     rules = tmp_path / "rules"
     written = export_ruleset(rules)
-    assert [p.name for p in written] == [*RULESET_FILES, GLOSSARY]
+    assert [p.name for p in written] == [*RULESET_FILES, GLOSSARY, CARD_TEXTS]
     _edit(rules / GLOSSARY, "    zh-Hans: 冰湾\n    zh-Hant: 冰灣\n",
           "    zh-Hans: 冰之湾\n    zh-Hant: 冰之灣\n")  # one name in either script (folded)
     corrected = load_ruleset(str(rules))

@@ -186,7 +186,7 @@ def id_patterns(source: str) -> list[re.Pattern[str]]:
                 elif text == "n":
                     regex += r"\d+"
                 elif text == "key":
-                    regex += r"r\d+/march@[a-z0-9_]+"
+                    regex += r"r\d+/march@[a-z0-9_]+(?:/neutral@[a-z0-9_]+)?"
                 elif text == "areas":
                     regex += r"[a-z0-9_]+(?:\+[a-z0-9_]+)+"
                 else:

@@ -38,6 +38,15 @@ ALLOWED = re.compile(
 """What a Chinese picture may hold in ASCII letters: rule ids, the game id, deck numbers."""
 
 
+@pytest.fixture
+def ruleset():
+    """The demo's ruleset: these tests read the demo game, played under it."""
+    from recorded import demo_ruleset
+
+    return demo_ruleset()
+
+
+
 def english_words(text: str) -> list[str]:
     """ASCII words (two letters or more) left after the allowed ids are taken out."""
     return re.findall(r"[A-Za-z]{2,}", ALLOWED.sub(" ", text))

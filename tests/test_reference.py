@@ -161,7 +161,7 @@ def test_rules_prints_one_rule_with_rulings_sources_and_cases() -> None:
     out = result.stdout
     assert out.startswith("R6.12 House cards discarded and recycled\n")
     assert "- RUL-6.12-2 [correction]" in out and "Sources:\n- Rulebook, simplified Chinese" in out
-    assert out.rstrip().endswith("BATTLE-024, BATTLE-035, BATTLE-070")
+    assert out.rstrip().endswith("BATTLE-024, BATTLE-035, BATTLE-070, BATTLE-071, BATTLE-072")
 
 
 def test_rules_prints_a_protocol_section() -> None:

@@ -98,6 +98,26 @@ def _unknown_house_in_setup(d: Path) -> None:
           "  5: [stark, lannister, baratheon, greyjoy, martell]")
 
 
+def _river_not_a_border(d: Path) -> None:
+    _edit(d / "board.yaml", "  - {between: [riverrun, the_twins]}",
+          "  - {between: [riverrun, the_eyrie]}")
+
+
+def _river_at_sea(d: Path) -> None:
+    _edit(d / "board.yaml", "  - {between: [riverrun, the_twins]}",
+          "  - {between: [riverrun, ironmans_bay]}")
+
+
+def _river_listed_twice(d: Path) -> None:
+    _edit(d / "board.yaml", "  - {between: [riverrun, the_twins]}",
+          "  - {between: [riverrun, the_twins]}\n  - {between: [the_twins, riverrun], bridge: true}")
+
+
+def _river_to_nowhere(d: Path) -> None:
+    _edit(d / "board.yaml", "  - {between: [riverrun, the_twins]}",
+          "  - {between: [riverrun, the_twinz]}")
+
+
 QUOTED_X = '"x"'
 
 BREAKS: dict[str, tuple[Callable[[Path], None], Callable[[Path], list[str]]]] = {
@@ -124,6 +144,15 @@ BREAKS: dict[str, tuple[Callable[[Path], None], Callable[[Path], list[str]]]] = 
         "invalid YAML: duplicate key 'supply'"]),
     "unknown_house_in_setup": (_unknown_house_in_setup, lambda d: [
         f"{d}: setup: players.5: 'martell' is not a house"]),
+    "river_not_a_border": (_river_not_a_border, lambda d: [
+        f"{d}: board: rivers: riverrun and the_eyrie are not adjacent; a river is a border "
+        "between adjacent land areas (R5.11)"]),
+    "river_at_sea": (_river_at_sea, lambda d: [
+        f"{d}: board: rivers: ironmans_bay–riverrun is not a border of two land areas"]),
+    "river_listed_twice": (_river_listed_twice, lambda d: [
+        f"{d}: board: rivers: riverrun–the_twins is listed more than once"]),
+    "river_to_nowhere": (_river_to_nowhere, lambda d: [
+        f"{d}: board: rivers: riverrun–the_twinz: no area 'the_twinz'"]),
 }
 
 

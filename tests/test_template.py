@@ -271,7 +271,7 @@ def test_cli_house_not_in_play_is_a_usage_error(ruleset: Ruleset, tmp_path: Path
 def test_cli_ended_game_and_bad_state_exit_1(ruleset: Ruleset, tmp_path: Path):
     s = _state(ruleset)
     s.phase = "ended"
-    s.winner = {"houses": ["stark"], "reason": "test"}
+    s.winner = {"houses": ["stark"], "reason": "instant_win", "round": 1, "castles": {"stark": 7}}
     state = _write(tmp_path / "state.yaml", s, ruleset)
     result = _run("template", str(state), "--house", "stark")
     assert result.exit_code == 1

@@ -217,8 +217,11 @@ def test_raid_target_without_an_order_on_an_action_board_warns(tmp_path, ruleset
 def test_validate_accepts_every_recorded_round_of_the_demo_game(ruleset):
     """Every round of the demo game was adjudicated from its files (replay checks it), so
     validate refuses none of them; it runs their answers as adjudicate did (RUL-P1-2)."""
+    from recorded import demo_ruleset
+
     from agot_adjudicator.workflow.validate import validate_files
 
+    ruleset = demo_ruleset()
     demo = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"
     rounds = [d for d in sorted(demo.glob("round-*")) if (d / "orders").is_dir()]
     assert len(rounds) >= 10
@@ -226,3 +229,46 @@ def test_validate_accepts_every_recorded_round_of_the_demo_game(ruleset):
         orders = [str(p) for p in sorted((folder / "orders").glob("*.yaml"))]
         checked = validate_files(str(folder / "state.yaml"), orders, ruleset)
         assert checked.problems == [], (folder.name, [str(p) for p in checked.problems])
+
+
+def test_a_state_with_an_empty_hand_is_refused_by_both_at_the_hand(tmp_path, ruleset):
+    """Issue 28 item 2, RUL-6.12-4: validate said `ok` and adjudicate crashed (IndexError in
+    the house card step); both now refuse the state at the hand, located, and write nothing."""
+    s = new_game(ruleset, list(ruleset.houses), 1, "t")
+    s.phase = "action"
+    s.houses["stark"].discards, s.houses["stark"].hand = s.houses["stark"].hand, []
+    s.areas["winterfell"].order = "defense_plus1"
+    state = _state(tmp_path, ruleset, s)
+    line = next(i for i, text in enumerate(state.read_text().splitlines(), 1)
+                if text.strip().startswith("hand: []") and i > state.read_text()
+                .splitlines().index("  stark:"))
+    checked, run = _both(state)
+    assert checked.exit_code == run.exit_code == 1, (checked.output, run.output)
+    assert _errors(checked) == _errors(run)
+    assert any(f"{state}:{line}:" in e and "$.houses.stark.hand: stark holds no house card" in e
+               for e in _errors(run)), run.stderr
+    assert "Traceback" not in run.output and not (tmp_path / "next.yaml").exists()
+
+
+@pytest.mark.parametrize("bid, refused", [(2, False), (3, True)])
+def test_a_wildling_bid_sent_early_counts_a_game_of_thrones(tmp_path, ruleset, bid, refused):
+    """Issue 28 item 5, RUL-8.1-2: Stark holds 1 power; a Game of Thrones (deck II) can give it
+    1 more before the Wildling Attack (deck III) takes the bids. A bid of 2 is taken by both
+    (it was refused, exit 1); 3 is refused by both, saying what Stark can hold then."""
+    s = new_game(ruleset, list(ruleset.houses), 1, "t")
+    s.round, s.phase = 2, "westeros"
+    for deck, card in {"I": "supply", "II": "game_of_thrones", "III": "wildling_attack"}.items():
+        s.decks[deck].remove(card)
+        s.decks[deck].insert(0, card)
+    s.houses["stark"].power = 1
+    state = _state(tmp_path, ruleset, s)
+    orders = _write(tmp_path, "stark.yaml", f"house: stark\norders: {{}}\nwildlings: {bid}\n", 2)
+    checked, run = _both(state, orders)
+    if refused:
+        assert checked.exit_code == run.exit_code == 1
+        assert _errors(checked) == _errors(run) == [
+            f"error: {orders}:5:12: $.wildlings: stark bids 3 against the wildlings but can hold "
+            "at most 2 available power when the bid is taken (1 now, R8.1, R3.8)"]
+    else:
+        assert checked.exit_code == 0, checked.output
+        assert run.exit_code == 3, run.output   # the other houses' decisions are still to come

@@ -32,6 +32,7 @@ from agot_adjudicator.workflow.present import state_text
 
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
 OLD = RECORDS / "0.1.0"
+DEMO = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"
 OLD_HASH = "829bcc97bcc5c3e8a85ad576705806679389bdaf1856e6cb08b1e79060061f6f"
 safe = YAML(typ="safe")
 
@@ -127,20 +128,56 @@ def test_every_older_format_version_has_an_upgrade_step():
             assert (name, version) in UPGRADES, f"{name}/{version} has no upgrade step"
 
 
-def test_state_1_upgrades_to_2_and_writes_back_as_it_was():
+def test_state_1_upgrades_to_3_and_writes_back_as_it_was():
     path = OLD / "demo" / "round-05" / "state.yaml"
     doc = parse_text(str(path), path.read_bytes())
     assert doc.data["format"] == "agot-state/1" and "written_by" not in doc.data
     assert read_forward(doc, "state") == []
     assert list(doc.data)[:3] == ["format", "written_by", "ruleset"]
-    assert doc.data["format"] == "agot-state/2" and doc.data["written_by"] == FIRST_MAKER
+    assert doc.data["format"] == "agot-state/3" and doc.data["written_by"] == FIRST_MAKER
     assert doc.data["chain"]["written_by"] == FIRST_MAKER
     state = GameState.from_dict(doc.data)
     ruleset = _old()
     assert state_text(state, ruleset, maker=FIRST_MAKER, version=1) == path.read_text()
     written = state_text(state, ruleset)
-    assert written.startswith("# agot game state (agot-state/2)")
+    assert written.startswith("# agot game state (agot-state/3)")
     assert f"written_by: {MAKER}\n" in written
+
+
+def test_state_2_records_the_winners_reason_as_text_and_3_as_a_code():
+    """Issue 26: agot-state/3 records why the game was won as a code with fields; a version-2
+    (or 1) record's English sentence is read forward into it, and written back as it was."""
+    for path in (OLD / "demo" / "round-11" / "state.yaml",
+                 DEMO / "round-11" / "state.yaml"):
+        doc = parse_text(str(path), path.read_bytes())
+        version = int(doc.data["format"].rsplit("/", 1)[1])
+        assert version < 3 and doc.data["winner"]["reason"].startswith(
+            "most areas with a castle (")
+        assert read_forward(doc, "state") == []
+        winner = doc.data["winner"]
+        assert winner["reason"] == "most_castles" and list(winner) == [
+            "houses", "reason", "round", "castles"]
+        state = GameState.from_dict(doc.data)
+        maker = FIRST_MAKER if version == 1 else "agot/0.2.0"
+        ruleset = find_ruleset("first_edition", doc.data["ruleset"]["sha256"], DEMO)
+        assert state_text(state, ruleset, maker=maker, version=version) == path.read_text()
+        assert "  reason: most_castles\n" in state_text(state, ruleset)
+
+
+@pytest.mark.parametrize(("text", "code", "castles"), [
+    ("controls 7 areas with a castle (R11.2)", "instant_win", {"stark": 7}),
+    ("tie on castles broken by supply (R11.1)", "by_supply", None),
+    ("tie on castles and supply broken by power (R11.1)", "by_power", None),
+    ("tie on castles, supply and power: a shared win (R11.1)", "shared", None),
+])
+def test_every_winner_sentence_of_version_2_reads_forward_and_back(text, code, castles):
+    from agot_adjudicator.io.formats import upgrade
+    from agot_adjudicator.model.state import winner_as_written
+
+    old = {"houses": ["stark"], "reason": text, "round": 6}
+    (new,) = [upgrade({"format": "agot-state/2", "winner": old}, "agot-state", 2)["winner"]]
+    assert new["reason"] == code and new.get("castles") == castles
+    assert winner_as_written(new, 2) == old
 
 
 @pytest.mark.parametrize(("kind", "text", "newer"), [
@@ -162,7 +199,7 @@ def test_a_state_from_the_future_is_refused_and_nothing_written(runner, short):
     result = runner.invoke(main, ["adjudicate", "--game", str(short)])
     assert result.exit_code == 1, result.output
     assert "agot-state/99 is newer than agot 0.2.0 reads (it reads agot-state/1 to " \
-           "agot-state/2)" in result.stderr
+           "agot-state/3)" in result.stderr
     assert _files(short) == before
 
 
@@ -243,7 +280,7 @@ def test_a_game_stopped_by_0_1_0_is_completed_by_this_release_and_replays(runner
     assert result.exit_code == 0, result.output
     assert f"note: the game stays on ruleset first_edition {OLD_HASH[:12]}…" in result.stderr
     nxt = safe.load((short / "round-04" / "state.yaml").read_text())
-    assert nxt["format"] == "agot-state/2" and nxt["written_by"] == MAKER
+    assert nxt["format"] == "agot-state/3" and nxt["written_by"] == MAKER
     assert nxt["ruleset"]["sha256"] == OLD_HASH  # the game stays on its ruleset
     assert nxt["chain"]["written_by"] == MAKER and "ruleset_moved" not in nxt["chain"]
     assert nxt["chain"]["previous_state"] == hashlib.sha256(

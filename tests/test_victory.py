@@ -10,7 +10,7 @@ from agot_adjudicator.engine.decisions import Decider
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.engine.victory import end_of_game
 from agot_adjudicator.io.rulesets import load_ruleset
-from agot_adjudicator.model.state import AreaState
+from agot_adjudicator.model.state import AreaState, winner_reason
 
 RS = load_ruleset()
 
@@ -35,12 +35,14 @@ def ended(s):
     return ctx
 
 
-@pytest.mark.parametrize("stark, lannister, winners, reason", [  # (supply, power)
-    ((2, 9), (3, 1), ["lannister"], "tie on castles broken by supply (R11.1)"),
-    ((3, 6), (3, 5), ["stark"], "tie on castles and supply broken by power (R11.1)"),
-    ((3, 6), (3, 6), ["lannister", "stark"], "tie on castles, supply and power: a shared win (R11.1)"),
+@pytest.mark.parametrize("stark, lannister, winners, reason, said", [  # (supply, power)
+    ((2, 9), (3, 1), ["lannister"], "by_supply", "tie on castles broken by supply (R11.1)"),
+    ((3, 6), (3, 5), ["stark"], "by_power", "tie on castles and supply broken by power (R11.1)"),
+    ((3, 6), (3, 6), ["lannister", "stark"], "shared",
+     "tie on castles, supply and power: a shared win (R11.1)"),
 ])
-def test_castle_ties_go_to_supply_then_power_then_a_shared_win(stark, lannister, winners, reason):
+def test_castle_ties_go_to_supply_then_power_then_a_shared_win(stark, lannister, winners, reason,
+                                                                said):
     s = game()
     hold(s, "stark", "moat_cailin", "white_harbor")
     hold(s, "lannister", "riverrun", "harrenhal")
@@ -48,6 +50,7 @@ def test_castle_ties_go_to_supply_then_power_then_a_shared_win(stark, lannister,
     s.houses["lannister"].supply, s.houses["lannister"].power = lannister
     ctx = ended(s)
     assert s.phase == "ended" and s.winner["houses"] == winners and s.winner["reason"] == reason
+    assert winner_reason(s.winner) == said   # the code's sentence, as the report says it
     [event] = [e for e in ctx.events if e["type"] == "game_ended"]
     assert event["winners"] == winners
 
@@ -58,6 +61,8 @@ def test_most_castle_areas_wins_whatever_the_supply_and_power():
     s.houses["stark"].supply, s.houses["stark"].power = 6, 20
     ended(s)
     assert s.winner["houses"] == ["tyrell"] and s.winner["castles"]["tyrell"] == 3
+    assert s.winner["reason"] == "most_castles" and winner_reason(s.winner) == \
+        f"most areas with a castle (3) after round {s.round} (R11.1)"
 
 
 @pytest.mark.parametrize("players, castles, wins", [(5, 6, False), (5, 7, True), (4, 7, True),
@@ -75,6 +80,8 @@ def test_instant_win_needs_seven_castle_areas_or_eight_with_three_players(player
         with pytest.raises(GameOver):
             check_instant_win(ctx)
         assert s.winner["houses"] == ["stark"] and s.phase == "ended"
+        assert s.winner["reason"] == "instant_win" and s.winner["castles"] == {"stark": castles}
+        assert winner_reason(s.winner) == f"controls {castles} areas with a castle (R11.2)"
     else:
         check_instant_win(ctx)
         assert s.winner is None

@@ -39,7 +39,7 @@ def ruleset_show(ctx: click.Context) -> None:
     """Print the ruleset in use: name, content hash, source; and the archived rulesets."""
     rs = ruleset_of(ctx)
     click.echo(f"{rs.name}: {rs.title}\nsha256: {rs.sha256}\nsource: {rs.source}")
-    click.echo(f"corrections: {', '.join(rs.corrections) or 'none'} (agot rules R4.1, R6.12)")
+    click.echo(f"corrections: {', '.join(rs.corrections) or 'none'} (agot rules R4.1, R5.3, R6.12)")
     for sha256 in archived_hashes():
         click.echo(f"archived: {sha256} (earlier packaged ruleset, for games played under it)")
 

@@ -249,6 +249,7 @@ def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, int]) -> None:
     for role in ROLES:
         house, other = fight.house(role), fight.house(opponent(role))
         hand = hand_in_order(ctx, house)
+        assert hand, f"{house} holds no house card: the state checks refuse it (RUL-6.12-4)"
         prompt = Msg("{attacker} attacks {area} ({defender} defends, strength {strength} to "
                      "{against} before cards). Choose a house card.",
                      attacker=fight.house("attacker"), area=fight.area,
@@ -260,6 +261,7 @@ def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, int]) -> None:
         items.append((request, plan))
     for role, card in zip(ROLES, ctx.ask_together(items), strict=True):
         fight.cards[role] = card
+        fight.last_in_hand[role] = ctx.state.houses[fight.house(role)].hand == [card]
 
 
 def apply_card_texts(ctx: Context, fight: Fight) -> Modifiers:
@@ -581,13 +583,14 @@ def retreat_areas(ctx: Context, fight: Fight) -> list[str]:
 
 def retreat_options(s: GameState, rs: Ruleset, house: str, area: str,
                     origin: str | None = None) -> list[str]:
-    """Where ``house``'s units beaten in ``area`` may retreat (R6.9, R5.4, R5.5), in id order.
+    """Where ``house``'s units beaten in ``area`` may retreat (R6.9, R5.4, R5.5, R5.11), in id
+    order: never across a river without a bridge, which no unit crosses.
 
     ``origin``, the attacker's origin, is never legal; None when not known yet
     (the order template lists the options before any battle).
     """
     at_sea = rs.areas[area].is_sea
-    near = list(rs.areas[area].adjacent)
+    near = list(rs.areas[area].march_adjacent)
     if not at_sea:
         near += board.transport_reach(s, rs, house, area)
     out = []
@@ -718,21 +721,39 @@ def occupy(ctx: Context, fight: Fight) -> None:
 def discard_played_cards(ctx: Context, fight: Fight) -> None:
     """Both played cards go to their discard piles; a last card brings the hand back (R6.12).
 
-    With the ruleset correction ``luwin_full_hand_return`` (RUL-6.12-2), a card that was the
-    last in hand when played brings the hand back even if Maester Luwin took a card back
-    during the battle; without it, only an empty hand at the end of the battle does.
+    With the ruleset correction ``last_card_when_played`` (RUL-6.12-3), the hand comes back
+    exactly when the card played was the last in hand when it was played, whatever a card text
+    did to the hand since (Maester Luwin taking one back, Melisandre of Asshai discarding one);
+    a hand that a card text, not the play, left empty comes back whole at once, after the
+    played card is discarded (RUL-6.12-4), so that a house always holds a card to play.
+    Without it, the rulesets before: with ``luwin_full_hand_return`` (RUL-6.12-2) the cards
+    Luwin returned do not count, else only an empty hand at the end of the battle does.
+    Events ``house_card_discarded``, ``hand_recycled``, ``hand_emptied``.
     """
     for role in ROLES:
         house, card = fight.house(role), fight.cards[role]
         hs = ctx.state.houses[house]
         hs.hand.remove(card)
-        rest = hs.hand
-        if ctx.ruleset.corrected("luwin_full_hand_return"):
-            rest = [c for c in hs.hand if c not in fight.returned.get(role, ())]
-        if rest:
-            hs.discards.append(card)
-            ctx.emit("house_card_discarded", "R6.12", house=house, card=card)
+        if ctx.ruleset.corrected("last_card_when_played"):
+            last = fight.last_in_hand[role]
+        elif ctx.ruleset.corrected("luwin_full_hand_return"):
+            last = not [c for c in hs.hand if c not in fight.returned.get(role, ())]
         else:
-            hs.hand = list(ctx.ruleset.cards_by_house[house])
-            hs.discards = []
+            last = not hs.hand
+        if last:
+            _whole_hand_back(ctx, house)
             ctx.emit("hand_recycled", "R6.12", house=house, card=card, hand=list(hs.hand))
+            continue
+        hs.discards.append(card)
+        ctx.emit("house_card_discarded", "R6.12", house=house, card=card)
+        if not hs.hand:  # a card text emptied it (RUL-6.12-4): only with last_card_when_played
+            _whole_hand_back(ctx, house)
+            ctx.emit("hand_emptied", "R6.12", house=house, by=fight.discarded_by.get(role),
+                     hand=list(hs.hand))
+
+
+def _whole_hand_back(ctx: Context, house: str) -> None:
+    """All of ``house``'s cards in its hand again, its discard pile empty (R6.12)."""
+    hs = ctx.state.houses[house]
+    hs.hand = list(ctx.ruleset.cards_by_house[house])
+    hs.discards = []

@@ -142,7 +142,7 @@ def resolve_track(ctx: Context, track: str) -> None:
     s = ctx.state
     key = ("clash_of_kings", track)
     bids = collect_bids(ctx, key, TRACK_BIDS[track], _bid_plan(ctx, track))
-    ctx.emit("bids_revealed", "R7.1", about="/".join(key), bids=dict(bids))
+    ctx.reveal_bids("/".join(key), "R7.1", bids)
     pay_bids(ctx, bids)
     before = list(s.tracks[track])
     old_holder = before[0]
@@ -223,7 +223,7 @@ def _ties_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecisi
     None when the pending tie is for the first place on the Iron Throne track (it decides the
     holder)."""
     s = ctx.state
-    bids = next(e["bids"] for e in reversed(ctx.events) if e["type"] == "bids_revealed")
+    bids = ctx.bids[f"clash_of_kings/{track}"]
     if track == "iron_throne":
         top = tie_groups(bids)[0]
         if len(top) > 1:

@@ -58,6 +58,10 @@ class Context:
     inputs: Inputs
     decider: Decider
     events: list[Event] = field(default_factory=list)
+    bids: dict[str, dict[str, int]] = field(default_factory=dict)
+    """The bids revealed so far in this run (R7.1, R8.1), by what they were for, as the
+    ``bids_revealed`` event's ``about`` says it (``clash_of_kings/iron_throne``, ``wildlings``):
+    house → bid, in order of play. The engine reads them here, never from its events."""
 
     def rid(self, *parts: str) -> str:
         """A decision id of this round: ``r3/`` + parts joined by ``/``."""
@@ -68,6 +72,12 @@ class Context:
         event = make_event(type_, rule, self.state.round, self.state.phase, **fields)
         self.events.append(event)
         return event
+
+    def reveal_bids(self, about: str, rule: str, bids: Mapping[str, int]) -> None:
+        """Reveal the secret bids for ``about`` (R7.1, R8.1): keep them in :attr:`bids` and
+        emit ``bids_revealed``."""
+        self.bids[about] = dict(bids)
+        self.emit("bids_revealed", rule, about=about, bids=dict(bids))
 
     def _log_defaults(self, before: tuple[int, int]) -> None:
         """``default_applied`` (P2) and ``decided_without_asking`` (RUL-P1-5) events for what

@@ -46,6 +46,8 @@ EVENT_FIELDS: dict[str, dict[str, str]] = {
     "game_ended": {"winners": "houses", "castles": "house → castles", "supply": "house → supply",
                    "power": "house → power"},
     "game_won": {"houses": "the winner", "castles": "castles it controls"},
+    "hand_emptied": {"house": "house", "by": "the card text that discarded its last card",
+                     "hand": "the full hand, back at once (RUL-6.12-4)"},
     "hand_recycled": {"house": "house", "card": "the last card played", "hand": "the full hand"},
     "house_card_discarded": {"house": "owner", "card": "house card",
                              "by": "melisandre (optional)", "paid": "power paid (optional)",

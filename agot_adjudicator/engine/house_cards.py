@@ -110,6 +110,11 @@ class Fight:
     winner: str | None = None
     returned: dict[str, list[str]] = field(default_factory=dict)
     """Cards a role took back into its hand during the battle (Maester Luwin, R6.4)."""
+    last_in_hand: dict[str, bool] = field(default_factory=dict)
+    """Per role: whether the card it played was the last in its hand when played (R6.12)."""
+    discarded_by: dict[str, str] = field(default_factory=dict)
+    """Per role: the card text that discarded a card of its hand during the battle (Melisandre
+    of Asshai, R6.4)."""
 
     @property
     def key(self) -> str:
@@ -327,6 +332,7 @@ def _melisandre(ctx: Context, fight: Fight, role: str) -> None:
     loser_state = ctx.state.houses[loser]
     loser_state.hand.remove(choice)
     loser_state.discards.append(choice)
+    fight.discarded_by[loser_role] = "melisandre"
     ctx.emit("house_card_discarded", "R6.4", house=loser, card=choice, by="melisandre",
              paid=1, payer=house)
 

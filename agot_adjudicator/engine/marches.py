@@ -3,7 +3,11 @@
 Decision ``r3/march@{area}/{house}``: ``{moves: {AREA: [units]}, leave_power_token: bool}``.
 Plan: the ``plans.marches`` entry with ``from: AREA``. Default: no move (the
 order is removed). A march into another house's units starts a battle
-(:mod:`agot_adjudicator.engine.battles`); into a neutral force, an attack (R5.7).
+(:mod:`agot_adjudicator.engine.battles`); into a neutral force, an attack (R5.7), which is no
+battle: with the ruleset correction ``neutral_attack_beside_battle`` (RUL-5.3-1) one march may
+attack neutral forces and also start its one battle. The decisions of a contest start with the
+march's key ``r3/march@{origin}``; when one march has several, each neutral attack's start
+with ``r3/march@{origin}/neutral@{area}``.
 """
 
 from __future__ import annotations
@@ -53,6 +57,9 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
         for unit in units:
             if dest not in destinations(s, rs, house, origin, unit):
                 f = {"unit": unit, "origin": origin, "destination": dest}
+                if unit != "ship" and dest in rs.areas[origin].rivers:
+                    return Msg("a {unit} cannot move from {origin} to {destination}: a river "
+                               "without a bridge runs between them (R5.11)", **f)
                 return (Msg("a {unit} cannot move from {origin} to {destination} (not an "
                             "adjacent sea area)", **f) if unit == "ship" else
                         Msg("a {unit} cannot move from {origin} to {destination} (not an "
@@ -66,7 +73,12 @@ def march_problem(ctx: Context, house: str, origin: str, value: Any) -> str | No
         return Msg("{origin} has {units} able to move{routed}; cannot move {moved}",
                    origin=origin, units=_units(here.standing()), routed=routed,
                    moved=_units(moved))
-    if len(contested) > 1:
+    if ctx.ruleset.corrected("neutral_attack_beside_battle"):
+        battles_started = [a for a in contested if s.area(a).neutral_force is None]
+        if len(battles_started) > 1:
+            return Msg("a march may start at most one battle (R5.3): {areas}",
+                       areas=battles_started)
+    elif len(contested) > 1:
         return Msg("a march may start at most one battle or attack (R5.3): {areas}",
                    areas=contested)
     counts = unit_counts(s, house)
@@ -127,12 +139,16 @@ def _enter(ctx: Context, house: str, dest: str, units: list[str], origin: str) -
 
 
 def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list[str],
-                   order: str) -> bool:
-    """R5.7: units + march modifier + support ≥ the neutral force's strength takes the area."""
+                   order: str, key: str | None = None) -> bool:
+    """R5.7: units + march modifier + support ≥ the neutral force's strength takes the area.
+
+    ``key`` starts the ids of the attack's decisions (support, retreat losses): the march's
+    key ``r3/march@{origin}`` unless the march has other contests (RUL-5.3-1)."""
     s, rs = ctx.state, ctx.ruleset
     neutral = s.area(dest).neutral_force
     assert neutral is not None
-    support = declare_support(ctx, ctx.rid(f"march@{origin}"), dest, house, None)
+    key = key or ctx.rid(f"march@{origin}")
+    support = declare_support(ctx, key, dest, house, None)
     backing = sum(d.strength for d in support if d.side == house)
     own = sum(UNIT_STRENGTH[u] for u in units)
     bonus = rs.order_tokens[order].bonus
@@ -151,7 +167,7 @@ def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list
         kept = battles.kept_by_supply(ctx, house, origin, len(units), None)
         if kept < len(units):
             lost = battles.choose_units(
-                ctx, f"{ctx.rid(f'march@{origin}')}/retreat_losses/{house}", "retreat_losses",
+                ctx, f"{key}/retreat_losses/{house}", "retreat_losses",
                 house, units, len(units) - kept,
                 Msg("only {count} of your units {listed} can go back to {origin} within your "
                     "supply limit: choose the ones destroyed.", count=kept,
@@ -196,22 +212,25 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
         ctx.emit("march_no_move", "R5.3", house=house, area=origin)
         return
     ordered = sorted(moves, key=rs.area_ids.index)
-    battle_dest = None
+    contests = [dest for dest in ordered if is_contested(ctx, house, dest)]
     for dest in ordered:
-        if is_contested(ctx, house, dest):
-            battle_dest = dest
-            continue
-        _enter(ctx, house, dest, list(moves[dest]), origin)
+        if dest not in contests:
+            _enter(ctx, house, dest, list(moves[dest]), origin)
     check_instant_win(ctx)
-    if battle_dest is None:
-        return
-    units = sort_units(list(moves[battle_dest]))
-    if s.area(battle_dest).neutral_force is not None:
-        attack_neutral(ctx, house, origin, battle_dest, units, order)
-    else:
-        battles.resolve_battle(ctx, battles.Attack(ctx.rid(f"march@{origin}"), house, origin,
-                                                   battle_dest, tuple(units), order))
-    check_instant_win(ctx)
+    # Neutral attacks first (entering an area is a move, not a battle: RUL-5.3-1), in the fixed
+    # area order, then the battle; without the correction a march has one contest at most.
+    key = ctx.rid(f"march@{origin}")
+    neutral = [d for d in contests if s.area(d).neutral_force is not None]
+    for dest in neutral:
+        attack_neutral(ctx, house, origin, dest, sort_units(list(moves[dest])), order,
+                       key if len(contests) == 1 else f"{key}/neutral@{dest}")
+        check_instant_win(ctx)
+    for dest in contests:
+        if dest not in neutral:
+            battles.resolve_battle(ctx, battles.Attack(key, house, origin, dest,
+                                                       tuple(sort_units(list(moves[dest]))),
+                                                       order))
+            check_instant_win(ctx)
 
 
 def resolve_marches(ctx: Context) -> None:

@@ -10,23 +10,19 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from agot_adjudicator.engine.board import gain_power
+from agot_adjudicator.engine.board import gain_power, order_reach
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
 from agot_adjudicator.engine.turns import round_robin
 from agot_adjudicator.model.naming import listed
-from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import Msg
 
 RAIDABLE = ("raid", "support", "consolidate_power")
 
 
-def raid_reach(ruleset: Ruleset, area_id: str) -> list[str]:
-    """Areas a Raid order in ``area_id`` can reach (R5.2), in id order: adjacent ones, and from
-    land only land areas."""
-    area = ruleset.areas[area_id]
-    return [a for a in ruleset.area_ids
-            if a in area.adjacent and not (area.is_land and ruleset.areas[a].is_sea)]
+raid_reach = order_reach
+"""Areas a Raid order in an area can reach (R5.2), in id order: adjacent ones, and from land
+only land areas (:func:`~agot_adjudicator.engine.board.order_reach`, shared with support)."""
 
 
 def legal_targets(ctx: Context, house: str, area_id: str) -> list[str]:

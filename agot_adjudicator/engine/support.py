@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agot_adjudicator.engine.board import UNIT_STRENGTH
+from agot_adjudicator.engine.board import UNIT_STRENGTH, order_reach
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
-from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import Msg
 
 NO_ONE = "none"
@@ -29,15 +28,10 @@ class Declaration:
     strength: int
 
 
-def support_reach(ruleset: Ruleset, area_id: str) -> list[str]:
-    """Areas where a Support order in ``area_id`` can add strength (R6.2), in id order.
-
-    Adjacent areas; footmen and knights never support a battle at sea, so
-    from land only land areas (islands have no land neighbours).
-    """
-    area = ruleset.areas[area_id]
-    return [a for a in ruleset.area_ids
-            if a in area.adjacent and not (area.is_land and ruleset.areas[a].is_sea)]
+support_reach = order_reach
+"""Areas where a Support order in an area can add strength (R6.2), in id order: adjacent ones;
+footmen and knights never support a battle at sea, so from land only land areas (islands have
+no land neighbours) (:func:`~agot_adjudicator.engine.board.order_reach`, shared with raids)."""
 
 
 def support_areas(ctx: Context, target: str) -> list[str]:

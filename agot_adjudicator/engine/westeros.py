@@ -49,13 +49,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from agot_adjudicator.engine import bidding, mustering, supply, wildlings
-from agot_adjudicator.engine.board import controlled_areas, gain_power
+from agot_adjudicator.engine.board import crowns, gain_power, power_gain
 from agot_adjudicator.engine.chance import shuffle
 from agot_adjudicator.engine.context import Context, GameOver
 from agot_adjudicator.engine.decisions import AnswerError, Pending, PendingDecision
 from agot_adjudicator.errors import AgotError
-from agot_adjudicator.model.ruleset import DECKS
-from agot_adjudicator.model.state import RESTRICTIONS
+from agot_adjudicator.model.ruleset import DECKS, Ruleset
+from agot_adjudicator.model.state import RESTRICTIONS, GameState
 
 WINTER_IS_COMING = "winter_is_coming"
 UNITS_ONLY = ("supply", "mustering")
@@ -99,10 +99,36 @@ def game_of_thrones(ctx: Context) -> None:
     """R3.8: in order of play, each house gains one power per crown icon in areas it controls."""
     s, rs = ctx.state, ctx.ruleset
     for house in ctx.order_of_play():
-        icons = sum(rs.areas[a].power for a in controlled_areas(s, rs, house))
+        icons = crowns(s, rs, house)
         gained = gain_power(ctx, house, icons)
         ctx.emit("power_gained", "R3.8", house=house, icons=icons, gained=gained,
                  power=s.houses[house].power)
+
+
+def most_power_at(state: GameState, ruleset: Ruleset, house: str, card: str) -> int:
+    """The most available power ``house`` can hold when a ``card`` of this Westeros phase
+    (``clash_of_kings``, ``wildling_attack``) takes its bids (R3.1, R7.1, R8.1): its power now,
+    plus what a Game of Thrones would give it (R3.8, R10.1) when a deck before one that holds
+    ``card`` holds one. Read from the decks' contents, never their order (the decks are
+    secret); the power now in any other phase (no Westeros card comes before the bids).
+
+    >>> from agot_adjudicator.io.rulesets import load_ruleset
+    >>> from agot_adjudicator.engine.setup import new_game
+    >>> rs = load_ruleset()
+    >>> s = new_game(rs, list(rs.houses), 1, "t")
+    >>> s.round, s.phase = 2, "westeros"
+    >>> most_power_at(s, rs, "stark", "wildling_attack"), most_power_at(s, rs, "stark", "clash_of_kings")
+    (6, 5)
+    """
+    power = state.houses[house].power
+    if state.phase != "westeros":
+        return power
+    decks = list(ruleset.decks)
+    holding = [i for i, d in enumerate(decks) if any(c.card == card for c in ruleset.decks[d])]
+    before = decks[:holding[-1]] if holding else []
+    if not any(c.card == "game_of_thrones" for d in before for c in ruleset.decks[d]):
+        return power
+    return power + power_gain(state, ruleset, house, crowns(state, ruleset, house))
 
 
 def last_days_of_summer(ctx: Context) -> None:

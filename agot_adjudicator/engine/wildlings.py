@@ -386,7 +386,7 @@ def resolve_wildling_attack(ctx: Context) -> None:
 
     bids = collect_bids(ctx, ("wildlings",), wildlings_what(threat), plan_of)
     strength = sum(bids.values())
-    ctx.emit("bids_revealed", "R8.1", about="wildlings", bids=dict(bids))
+    ctx.reveal_bids("wildlings", "R8.1", bids)
     pay_bids(ctx, bids)
     won = strength >= threat
     ctx.emit("nights_watch", "R8.2", strength=strength, threat=threat,

@@ -10,8 +10,9 @@ record under ``tests/data/records/`` (see its README).
 
 Versions this release reads and writes:
 
-- ``agot-state``: 1 (agot 0.1.0) and 2 (agot 0.2.0: ``written_by``, the
-  chain's ``written_by`` and ``ruleset_moved``); writes 2.
+- ``agot-state``: 1 (agot 0.1.0), 2 (agot 0.2.0: ``written_by``, the
+  chain's ``written_by`` and ``ruleset_moved``) and 3 (``winner.reason`` a code with the
+  winner's castles as its fields, not an English sentence); writes 3.
 - ``agot-orders`` (submissions, answers files): 1.
 - ``agot-scenario`` (conformance cases): 1.
 """
@@ -20,11 +21,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from string import Formatter
 from typing import Any
 
 from agot_adjudicator import __version__
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import Document
+from agot_adjudicator.model.state import WINNER_REASONS
 from agot_adjudicator.model.text import Msg
 
 _FORMAT = re.compile(r"^(agot-[a-z]+)/(\d{1,6})$")
@@ -32,7 +35,7 @@ _FORMAT = re.compile(r"^(agot-[a-z]+)/(\d{1,6})$")
 KINDS = {"state": "agot-state", "orders": "agot-orders", "scenario": "agot-scenario"}
 """Schema name → format name, for the documents that are read forward."""
 
-CURRENT = {"agot-state": 2, "agot-orders": 1, "agot-scenario": 1}
+CURRENT = {"agot-state": 3, "agot-orders": 1, "agot-scenario": 1}
 """The version of each format this release writes (and the newest it reads)."""
 
 MAKER = f"agot/{__version__}"
@@ -56,8 +59,46 @@ def _state_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _sentence_pattern(template: str) -> re.Pattern[str]:
+    """A regular expression matching the sentences ``template`` makes, its fields as groups."""
+    parts = []
+    for literal, name, _, _ in Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if name is not None:
+            parts.append(rf"(?P<{name}>\d+)")
+    return re.compile("".join(parts))
+
+
+def _winner_code(winner: dict[str, Any]) -> dict[str, Any]:
+    """A version-2 ``winner`` (its reason an English sentence of agot 0.1.0 or 0.2.0) with its
+    reason as the code of that sentence; an instant win's castles recorded under its house.
+    A sentence no release wrote stays as it is (the schema then says what is wrong)."""
+    reason = winner.get("reason")
+    for code, template in WINNER_REASONS.items():
+        found = _sentence_pattern(template).fullmatch(reason) if isinstance(reason, str) else None
+        if found is None:
+            continue
+        out = {**winner, "reason": code}
+        houses = winner.get("houses")
+        if code == "instant_win" and "castles" not in winner and isinstance(houses, list) \
+                and houses and isinstance(houses[0], str):
+            out["castles"] = {houses[0]: int(found.group("castles"))}
+        return out
+    return winner
+
+
+def _state_2_to_3(data: dict[str, Any]) -> dict[str, Any]:
+    """agot-state/2 → 3: the winner's reason is a code (``most_castles``, ``instant_win``...)
+    with its fields, no longer the English sentence the report used to read back."""
+    out = {**data, "format": "agot-state/3"}
+    if isinstance(out.get("winner"), dict):
+        out["winner"] = _winner_code(out["winner"])
+    return out
+
+
 UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     ("agot-state", 1): _state_1_to_2,
+    ("agot-state", 2): _state_2_to_3,
 }
 """(format, version) → the step that turns that version's data into the next version's."""
 

@@ -6,10 +6,19 @@ limits) and ``board.yaml``, ``house_cards.yaml``, ``westeros.yaml``,
 package ships ``data/first_edition``; ``--ruleset DIR`` selects another. Broken data is
 refused at load with :class:`RulesetError` (exit 5): schema, then integrity (R0, R1, R12).
 
-The glossary is exported and checked with the ruleset but is not part of its content hash
-(names are presentation: correcting one changes no game result). A ruleset folder without
-``glossary.yaml`` (the archive, a game's copy made before there was one) is named by the
-packaged glossary, checked against its ids.
+The glossary and ``card_texts.yaml`` (the house cards' texts as agot summarises them, R6.4) are
+exported and checked with the ruleset but are not part of its content hash (names and card
+prose are presentation: rewording one changes no game result; what a card's text does is the
+engine's). A ruleset folder without ``glossary.yaml`` (the archive, a game's copy made before
+there was one) is named by the packaged glossary, checked against its ids; one without
+``card_texts.yaml`` takes its texts from ``house_cards.yaml``'s ``effect`` lines (rulesets made
+before the texts moved out), else from the packaged texts.
+
+The packaged and archived rulesets load from ``compiled.json`` (their YAML parsed once, with the
+SHA-256 of each file it was made from). A YAML file edited since (``house_cards.yaml``, say) is
+used at once: its folder is read from the YAML and schema-checked instead, until ``python -m
+agot_adjudicator.io.rulesets`` (or ``python scenarios/regenerate.py``) writes ``compiled.json``
+again.
 
 A state names the ruleset it is played under by content hash. So that a game
 keeps its rules when the packaged ruleset is corrected, the package also keeps
@@ -33,6 +42,7 @@ from agot_adjudicator.errors import InputError, RulesetError
 from agot_adjudicator.io.reading import Document, load_yaml, parse_text
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.model.glossary import glossary_from_data, glossary_problems
+from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import (
     DECKS,
     LAYOUT_KEYS,
@@ -49,8 +59,14 @@ from agot_adjudicator.model.ruleset import (
 RULESET_FILES = ("ruleset.yaml", "board.yaml", "house_cards.yaml", "westeros.yaml", "setup.yaml")
 GLOSSARY = "glossary.yaml"
 """The ruleset file naming its ids (optional; exported, checked, not in the content hash)."""
+CARD_TEXTS = "card_texts.yaml"
+"""The ruleset file holding the house cards' texts for people (optional; exported, checked, not
+in the content hash)."""
+PROSE_FILES = (GLOSSARY, CARD_TEXTS)
+"""The optional files of a ruleset that are presentation, not rules: outside the content hash."""
 _PART = {"ruleset.yaml": "manifest", "board.yaml": "board", "house_cards.yaml": "house_cards",
-         "westeros.yaml": "westeros", "setup.yaml": "setup", GLOSSARY: "glossary"}
+         "westeros.yaml": "westeros", "setup.yaml": "setup", GLOSSARY: "glossary",
+         CARD_TEXTS: "card_texts"}
 
 
 def _documents_from_dir(directory: Path) -> dict[str, Document]:
@@ -67,9 +83,10 @@ def _documents_from_dir(directory: Path) -> dict[str, Document]:
     return docs
 
 
-def _glossary_from_dir(directory: Path) -> Document | None:
-    """The folder's ``glossary.yaml``, or None when it has none."""
-    path = directory / GLOSSARY
+def _glossary_from_dir(directory: Path, filename: str = GLOSSARY) -> Document | None:
+    """The folder's ``glossary.yaml`` (or another of :data:`PROSE_FILES`), or None when it has
+    none."""
+    path = directory / filename
     if not path.exists():
         return None
     try:
@@ -79,8 +96,9 @@ def _glossary_from_dir(directory: Path) -> Document | None:
 
 
 COMPILED = "compiled.json"
-"""The packaged (and each archived) ruleset's YAML files parsed once, as JSON (fast to load);
-kept equal by tests."""
+"""The packaged (and each archived) ruleset's YAML files parsed once, as JSON (fast to load),
+with the SHA-256 of each file (``sources``): a file that no longer matches is read from its YAML
+(:func:`_package_parts`); kept equal by tests."""
 
 
 PACKAGED = "<package>/data/first_edition"
@@ -92,38 +110,65 @@ def _package_folder(source: str) -> Any:
     return resources.files("agot_adjudicator").joinpath(*source.split("/")[1:])
 
 
+def _package_sources(source: str) -> dict[str, bytes]:
+    """The bytes of the YAML files a packaged or archived ruleset folder holds: the five rules
+    files and those of :data:`PROSE_FILES` it has."""
+    base = _package_folder(source)
+    out = {f: base.joinpath(f).read_bytes() for f in RULESET_FILES}
+    out.update((f, base.joinpath(f).read_bytes()) for f in PROSE_FILES if base.joinpath(f).is_file())
+    return out
+
+
+def _digests(raw: Mapping[str, bytes]) -> dict[str, str]:
+    return {f: hashlib.sha256(data).hexdigest() for f, data in raw.items()}
+
+
+@cache
+def _package_parts(source: str = PACKAGED) -> tuple[dict[str, Document], bool]:
+    """Every part of a packaged or archived ruleset (filename → document) and whether it came
+    from ``compiled.json``. The compiled copy is used only when it was made from the YAML files
+    as they are now (their SHA-256 recorded in it); else the YAML is parsed (a source edit is
+    used, the caller checks it against the schema)."""
+    raw = _package_sources(source)
+    base = _package_folder(source)
+    try:
+        data = json.loads(base.joinpath(COMPILED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if isinstance(data, dict) and data.get("sources") == _digests(raw):
+        return {f: Document(f"{source}/{f}", data[f], "") for f in raw}, True
+    return {f: parse_text(f"{source}/{f}", raw[f]) for f in raw}, False
+
+
 def _documents_from_package(*, compiled: bool = True,
                             source: str = PACKAGED) -> dict[str, Document]:
-    base = _package_folder(source)
+    """The five rules files of a packaged or archived ruleset (``compiled``: from
+    ``compiled.json`` while it is fresh, else from the YAML)."""
     if compiled:
-        data = json.loads(base.joinpath(COMPILED).read_text(encoding="utf-8"))
-        return {f: Document(f"{source}/{f}", data[f], "") for f in RULESET_FILES}
-    docs = {}
-    for filename in RULESET_FILES:
-        raw = base.joinpath(filename).read_bytes()
-        docs[filename] = parse_text(f"{source}/{filename}", raw)
-    return docs
+        parts = _package_parts(source)[0]
+        return {f: parts[f] for f in RULESET_FILES}
+    raw = _package_sources(source)
+    return {f: parse_text(f"{source}/{f}", raw[f]) for f in RULESET_FILES}
 
 
-def _glossary_from_package(*, compiled: bool = True, source: str = PACKAGED) -> Document | None:
-    """The ``glossary.yaml`` of a packaged or archived ruleset, or None when it has none."""
-    base = _package_folder(source)
+def _glossary_from_package(*, compiled: bool = True, source: str = PACKAGED,
+                           filename: str = GLOSSARY) -> Document | None:
+    """The ``glossary.yaml`` (or another of :data:`PROSE_FILES`) of a packaged or archived
+    ruleset, or None when it has none."""
     if compiled:
-        data = json.loads(base.joinpath(COMPILED).read_text(encoding="utf-8"))
-        return Document(f"{source}/{GLOSSARY}", data[GLOSSARY], "") if GLOSSARY in data else None
-    if not base.joinpath(GLOSSARY).is_file():
+        return _package_parts(source)[0].get(filename)
+    base = _package_folder(source)
+    if not base.joinpath(filename).is_file():
         return None
-    return parse_text(f"{source}/{GLOSSARY}", base.joinpath(GLOSSARY).read_bytes())
+    return parse_text(f"{source}/{filename}", base.joinpath(filename).read_bytes())
 
 
 def compiled_text(source: str = PACKAGED) -> str:
     """The text of ``compiled.json`` for the packaged (or an archived) ruleset's YAML files
     (written by ``python scenarios/regenerate.py``, or ``python -m agot_adjudicator.io.rulesets``)."""
-    docs = _documents_from_package(compiled=False, source=source)
-    data = {f: docs[f].data for f in RULESET_FILES}
-    glossary = _glossary_from_package(compiled=False, source=source)
-    if glossary is not None:
-        data[GLOSSARY] = glossary.data
+    raw = _package_sources(source)
+    data: dict[str, Any] = {f: parse_text(f"{source}/{f}", raw[f]).data for f in raw}
+    data["sources"] = _digests(raw)
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -200,6 +245,13 @@ def _build(docs: Mapping[str, Document], source: str) -> Ruleset:
     raw_areas: dict[str, Any] = board["areas"]
     land = sorted(a for a, v in raw_areas.items() if v["kind"] == "land")
     sea = sorted(a for a, v in raw_areas.items() if v["kind"] == "sea")
+    rivers: dict[str, list[str]] = {}
+    bridges: dict[str, list[str]] = {}
+    for river in board.get("rivers", []):
+        a, b = river["between"]
+        crossing = bridges if river.get("bridge", False) else rivers
+        crossing.setdefault(a, []).append(b)
+        crossing.setdefault(b, []).append(a)
     areas = {}
     for area_id in land + sea:
         v = raw_areas[area_id]
@@ -208,6 +260,8 @@ def _build(docs: Mapping[str, Document], source: str) -> Ruleset:
             supply=v.get("supply", 0), power=v.get("power", 0), castle=v.get("castle"),
             home_of=v.get("home_of"), island=v.get("island", False),
             xy=_pair(v.get("xy")), size=_pair(v.get("size")),
+            rivers=tuple(sorted(rivers.get(area_id, ()))),
+            bridges=tuple(sorted(bridges.get(area_id, ()))),
         )
     house_cards = {}
     cards_by_house = {}
@@ -255,29 +309,65 @@ def _build(docs: Mapping[str, Document], source: str) -> Ruleset:
     )
 
 
+def _card_texts(ruleset: Ruleset, texts: Document | None, own: bool) -> tuple[Ruleset, list[str]]:
+    """``ruleset`` with each house card's text (``HouseCard.effect``, R6.4) from ``texts``
+    (``card_texts.yaml``), and the problems of that file: an id that is not a house card, a
+    text for a card without a text window (``when``), a card with a window but no text. A
+    ruleset without the file keeps the ``effect`` lines of its ``house_cards.yaml``, or, when
+    it has none, takes the packaged texts of the cards it shares with the packaged ruleset."""
+    problems: list[str] = []
+    if texts is None:
+        return ruleset, problems
+    cards = texts.data.get("house_card", {}) if isinstance(texts.data, dict) else {}
+    if own:
+        for card_id in cards:
+            if card_id not in ruleset.house_cards:
+                problems.append(str(texts.problem(
+                    ["house_card", card_id], f"'{card_id}' is not a house card of the ruleset"
+                    f"{suggest(card_id, ruleset.house_cards)}", key=True)))
+            elif ruleset.house_cards[card_id].when is None:
+                problems.append(str(texts.problem(
+                    ["house_card", card_id], f"{card_id} has no text window (no `when` in "
+                    "house_cards.yaml), so no text", key=True)))
+        for card_id, card in ruleset.house_cards.items():
+            if card.when is not None and card_id not in cards:
+                problems.append(str(texts.problem(
+                    ["house_card"], f"{card_id} has a text window (`when: {card.when}`) in "
+                    "house_cards.yaml but no text", key=True)))
+    updated = {c: replace(card, effect=cards.get(c, card.effect) if card.when else card.effect)
+               for c, card in ruleset.house_cards.items()}
+    return replace(ruleset, house_cards=updated), problems
+
+
 @cache
 def _load_cached(directory: str | None) -> Ruleset:
-    if directory is None:
-        # The packaged data is schema-checked by tests (tests/test_ruleset_packaged.py);
-        # the integrity checks below still run at every load.
-        docs = _documents_from_package()
-        glossary = _glossary_from_package()
-        source = PACKAGED
-    elif directory.startswith(ARCHIVE + "/"):
-        # Archived like the packaged one: compiled, and schema-checked by tests.
-        docs = _documents_from_package(source=directory)
-        glossary = _glossary_from_package(source=directory)
-        source = directory
+    if directory is None or directory.startswith(ARCHIVE + "/"):
+        # The packaged and archived rulesets load from compiled.json, schema-checked by tests
+        # (tests/test_ruleset_packaged.py, tests/test_versions.py); a YAML file edited since is
+        # read from the YAML and checked here. The integrity checks run at every load.
+        source = PACKAGED if directory is None else directory
+        parts, fresh = _package_parts(source)
+        docs = {f: parts[f] for f in RULESET_FILES}
+        glossary, texts = parts.get(GLOSSARY), parts.get(CARD_TEXTS)
+        if not fresh:
+            _schema_check(parts)
     else:
+        source = directory
         docs = _documents_from_dir(Path(directory))
         glossary = _glossary_from_dir(Path(directory))
-        source = directory
-        _schema_check({**docs, GLOSSARY: glossary} if glossary is not None else docs)
+        texts = _glossary_from_dir(Path(directory), CARD_TEXTS)
+        _schema_check({**docs, **{f: d for f, d in ((GLOSSARY, glossary), (CARD_TEXTS, texts))
+                                  if d is not None}})
     ruleset = _build(docs, source)
     problems = [f"{source}: {msg}" for msg in integrity_problems(ruleset)]
+    own_texts = texts is not None
+    if texts is None and not any(c.effect for c in ruleset.house_cards.values()):
+        texts = _package_parts(PACKAGED)[0].get(CARD_TEXTS)
+    ruleset, text_problems = _card_texts(ruleset, texts, own_texts)
+    problems += text_problems
     own = glossary is not None
     if glossary is None:
-        glossary = _glossary_from_package()
+        glossary = _package_parts(PACKAGED)[0].get(GLOSSARY)
         assert glossary is not None, "the package ships glossary.yaml"
     names = glossary_from_data(glossary.data, ruleset.english_names())
     # The packaged glossary on the packaged ruleset, and on each archived one, is checked by
@@ -329,6 +419,9 @@ def export_ruleset(directory: str | Path, ruleset: Ruleset | None = None) -> lis
     # The names travel with the rules (the packaged glossary for a ruleset without its own), so
     # that a moderator can correct one in the copy.
     written.append((out / GLOSSARY, glossary_bytes(source).decode("utf-8")))
+    texts = card_texts_bytes(source)
+    if texts is not None:
+        written.append((out / CARD_TEXTS, texts.decode("utf-8")))
     # Each file is renamed into place: a symlink already in DIR is replaced, never written
     # through.
     write_together(written)
@@ -337,7 +430,7 @@ def export_ruleset(directory: str | Path, ruleset: Ruleset | None = None) -> lis
 
 def ruleset_files(source: str) -> dict[str, bytes]:
     """The bytes of the five files of the ruleset loaded from ``source`` (its rules: not
-    the glossary, see :func:`glossary_bytes`)."""
+    its prose, see :func:`glossary_bytes` and :func:`card_texts_bytes`)."""
     if source.startswith("<package>/"):
         base = _package_folder(source)
         return {f: base.joinpath(f).read_bytes() for f in RULESET_FILES}
@@ -351,6 +444,22 @@ def glossary_bytes(source: str) -> bytes:
     if own.is_file():
         return own.read_bytes()
     return _package_folder(PACKAGED).joinpath(GLOSSARY).read_bytes()
+
+
+def card_texts_bytes(source: str) -> bytes | None:
+    """The bytes of the ``card_texts.yaml`` of the ruleset loaded from ``source``: its own, else
+    None when its ``house_cards.yaml`` carries the texts (``effect``, a ruleset made before they
+    moved out), else the packaged one (whose texts it is given)."""
+    folder = _package_folder(source) if source.startswith("<package>/") else Path(source)
+    if (folder / CARD_TEXTS).is_file():
+        return (folder / CARD_TEXTS).read_bytes()
+    cards = (_package_parts(source)[0]["house_cards.yaml"] if source.startswith("<package>/")
+             else parse_text(CARD_TEXTS, (folder / "house_cards.yaml").read_bytes())).data
+    if isinstance(cards, dict) and any(isinstance(v, dict) and "effect" in v
+                                       for hand in cards.values() if isinstance(hand, dict)
+                                       for v in hand.values()):
+        return None
+    return _package_folder(PACKAGED).joinpath(CARD_TEXTS).read_bytes()
 
 
 # --- rulesets by content hash: packaged, archived, carried by a game ---------------------------
@@ -403,9 +512,12 @@ def _same_files(folder: Path, ruleset: Ruleset | None) -> bool:
     try:
         same = all((folder / f).read_bytes() == data
                    for f, data in ruleset_files(ruleset.source).items())
-        # A copy without a glossary is named by the packaged one, as the known ruleset is.
+        # A copy without a glossary is named by the packaged one, as the known ruleset is; one
+        # without card texts takes the known ruleset's.
+        texts = card_texts_bytes(ruleset.source)
         return same and (not (folder / GLOSSARY).exists()
-                         or (folder / GLOSSARY).read_bytes() == glossary_bytes(ruleset.source))
+                         or (folder / GLOSSARY).read_bytes() == glossary_bytes(ruleset.source)) \
+            and (not (folder / CARD_TEXTS).exists() or (folder / CARD_TEXTS).read_bytes() == texts)
     except OSError:
         return False
 
@@ -442,10 +554,18 @@ def keep_ruleset(ruleset: Ruleset, game_dir: str | Path) -> list[Path]:
 
 def ruleset_changes(old: Ruleset, new: Ruleset) -> list[str]:
     """What differs between two rulesets' rules content, one line per value, by file and
-    path (``setup.yaml unit_limits.knight: 5 → 6``); the map layout is left out."""
+    path (``setup.yaml unit_limits.knight: 5 → 6``); the map layout is left out, and so are the
+    house cards' texts (``effect``: prose, which rulesets made since keep in ``card_texts.yaml``)."""
     def data(rs: Ruleset) -> dict[str, Any]:
         files = ruleset_files(rs.source)
-        return {f: _without_layout(_PART[f], parse_text(f, files[f]).data) for f in RULESET_FILES}
+        out = {f: _without_layout(_PART[f], parse_text(f, files[f]).data) for f in RULESET_FILES}
+        cards = out["house_cards.yaml"]
+        if isinstance(cards, dict):
+            out["house_cards.yaml"] = {
+                house: ({c: ({k: v for k, v in card.items() if k != "effect"}
+                             if isinstance(card, dict) else card) for c, card in hand.items()}
+                        if isinstance(hand, dict) else hand) for house, hand in cards.items()}
+        return out
 
     lines: list[str] = []
 

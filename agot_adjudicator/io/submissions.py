@@ -201,20 +201,41 @@ def order_problems(section: HouseSection, state: GameState, ruleset: Ruleset,
     return problems
 
 
-def bid_problems(section: HouseSection, state: GameState) -> list[Problem]:
-    """Bids within available power (R7.1, R8.1): the three tracks together, the wildling bid alone."""
+def bid_problems(section: HouseSection, state: GameState,
+                 ruleset: Ruleset | None = None) -> list[Problem]:
+    """Bids within the power the house can hold when they are taken (R7.1, R8.1): the three
+    tracks together, the wildling bid alone. With ``ruleset``, a bid sent with a Westeros-phase
+    state counts what a Game of Thrones revealed before its card could give the house
+    (:func:`~agot_adjudicator.engine.westeros.most_power_at`, RUL-8.1-2); a bid within that which
+    the cards do not make good is asked again when it is taken, like any plan that no longer
+    fits (RUL-P1-3)."""
+    from agot_adjudicator.engine.westeros import most_power_at
+
     p: list[Problem] = []
-    power = state.houses[section.house].power
+    house = section.house
+    power = state.houses[house].power
+
+    def most(card: str) -> int:
+        return power if ruleset is None else most_power_at(state, ruleset, house, card)
+
     if section.bids is not None:
         total = sum(section.bids.get(t, 0) for t in TRACKS)
-        if total > power:
+        limit = most("clash_of_kings")
+        if total > limit:
             p.append(section.sources["bids"].problem(Msg(
                 "{house} bids {total} in all but has {power} available power (R7.1)",
-                house=section.house, total=total, power=power)))
-    if section.wildlings is not None and section.wildlings > power:
+                house=house, total=total, power=power) if limit == power else Msg(
+                "{house} bids {total} in all but can hold at most {most} available power when "
+                "the bids are taken ({power} now, R7.1, R3.8)", house=house, total=total,
+                most=limit, power=power)))
+    limit = most("wildling_attack")
+    if section.wildlings is not None and section.wildlings > limit:
         p.append(section.sources["wildlings"].problem(Msg(
             "{house} bids {bid} against the wildlings but has {power} available power (R8.1)",
-            house=section.house, bid=section.wildlings, power=power)))
+            house=house, bid=section.wildlings, power=power) if limit == power else Msg(
+            "{house} bids {bid} against the wildlings but can hold at most {most} available "
+            "power when the bid is taken ({power} now, R8.1, R3.8)", house=house,
+            bid=section.wildlings, most=limit, power=power)))
     return p
 
 

@@ -160,7 +160,8 @@ def track_problems(doc: Document, houses: list[str]) -> list[Problem]:
 
 
 def card_problems(doc: Document, ruleset: Ruleset, house: str) -> list[Problem]:
-    """Hand and discards are exactly the house's seven cards (R0.5); supply on the track."""
+    """Hand and discards are exactly the house's seven cards (R0.5), the hand never empty
+    (R6.12, RUL-6.12-4); supply on the track."""
     data = doc.data["houses"][house]
     own = list(ruleset.cards_by_house[house])
     problems = []
@@ -170,6 +171,10 @@ def card_problems(doc: Document, ruleset: Ruleset, house: str) -> list[Problem]:
                 problems.append(doc.problem(["houses", house, key, i], Msg(
                     "'{value}' is not a {house} house card{hint}", value=card, house=house,
                     hint=suggest(card, own))))
+    if not data.get("hand"):
+        problems.append(doc.problem(["houses", house, "hand"], Msg(
+            "{house} holds no house card: a house always has one to play; when it uses its last, "
+            "its discard pile comes back to its hand (R6.4, R6.12)", house=house)))
     held = data.get("hand", []) + data.get("discards", [])
     if sorted(held) != sorted(own) and all(c in own for c in held):
         missing = [c for c in own if c not in held]

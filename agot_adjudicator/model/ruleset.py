@@ -49,6 +49,11 @@ class Area:
     """Centre of the area's box on the schematic map (``agot map``); presentation only."""
     size: tuple[float, float] | None = None
     """Width and height of that box, if not the default; presentation only."""
+    rivers: tuple[str, ...] = ()
+    """The neighbours across a river without a bridge (R5.11): adjacent, but footmen and
+    knights never march or retreat across."""
+    bridges: tuple[str, ...] = ()
+    """The neighbours across a river at a bridge (R5.11): adjacent for every purpose."""
 
     @property
     def is_land(self) -> bool:
@@ -57,6 +62,12 @@ class Area:
     @property
     def is_sea(self) -> bool:
         return self.kind == "sea"
+
+    @property
+    def march_adjacent(self) -> tuple[str, ...]:
+        """The neighbours a unit may march or retreat to directly (R5.3, R5.11): every adjacent
+        area but those across a river without a bridge, in id order."""
+        return tuple(a for a in self.adjacent if a not in self.rivers)
 
     @property
     def mustering_points(self) -> int:
@@ -180,10 +191,16 @@ class Ruleset:
         return self.corrected("support_not_on_islands") and self.areas[area_id].island
 
 
-CORRECTIONS = ("support_not_on_islands", "luwin_full_hand_return")
+CORRECTIONS = ("support_not_on_islands", "luwin_full_hand_return", "last_card_when_played",
+               "neutral_attack_beside_battle")
 """Manifest ``corrections``: ``support_not_on_islands`` refuses a Support order on Dragonstone,
-The Arbor and Pyke (R4.1, R6.2); ``luwin_full_hand_return`` returns all seven cards when the card
-played was the last in hand, even if Maester Luwin took one back during the battle (R6.12)."""
+The Arbor and Pyke (R4.1, R6.2, RUL-4.1-2); ``luwin_full_hand_return`` returns all seven cards
+when the card played was the last in hand, even if Maester Luwin took one back during the battle
+(R6.12, RUL-6.12-2); ``last_card_when_played`` returns them exactly when the card played was the
+last in hand when it was played, and discards it otherwise, whatever a card text did to the hand
+since (R6.12, RUL-6.12-3, RUL-6.12-4); ``neutral_attack_beside_battle`` lets one march take a
+neutral force's area and also start a battle, since an attack on a neutral force is no battle
+(R5.3, R5.7, RUL-5.3-1)."""
 
 
 LAYOUT_KEYS = ("xy", "size")
@@ -238,6 +255,19 @@ def integrity_problems(rs: Ruleset) -> list[str]:
             p.append(f"board: {area.id} has no land neighbours but is not marked island: true")
         if area.xy is None:
             p.append(f"board: {area.id} has no xy (its place on the map)")
+        for other in (*area.rivers, *area.bridges):
+            if other not in rs.areas or other < area.id:
+                continue  # a border is checked once, from its first area; unknown ids below
+            if not (area.is_land and rs.areas[other].is_land):
+                p.append(f"board: rivers: {area.id}–{other} is not a border of two land areas")
+            elif other not in area.adjacent:
+                p.append(f"board: rivers: {area.id} and {other} are not adjacent; a river is a "
+                         "border between adjacent land areas (R5.11)")
+            if (area.rivers + area.bridges).count(other) > 1:
+                p.append(f"board: rivers: {area.id}–{other} is listed more than once")
+        for other in (*area.rivers, *area.bridges):
+            if other not in rs.areas:
+                p.append(f"board: rivers: {area.id}–{other}: no area '{other}'")
     for house in rs.houses:
         if list(rs.cards_by_house.get(house, ())) == [] or len(rs.cards_by_house[house]) != 7:
             n = len(rs.cards_by_house.get(house, ()))

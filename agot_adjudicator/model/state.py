@@ -1,4 +1,4 @@
-"""The game state (``format: agot-state/2``) as dataclasses, and its (de)serialisation.
+"""The game state (``format: agot-state/3``) as dataclasses, and its (de)serialisation.
 
 The state is the moderator's file at a phase boundary (docs/protocol.md P4). The
 engine works on a deep copy (:meth:`GameState.copy`) and never on its input.
@@ -7,16 +7,53 @@ engine works on a deep copy (:meth:`GameState.copy`) and never on its input.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
+from agot_adjudicator.model.text import N_, Msg
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 STATE_FORMAT = f"agot-state/{STATE_VERSION}"
 PHASES = ("westeros", "planning", "action", "ended")
+
+WINNER_REASONS: Mapping[str, str] = {
+    "most_castles": N_("most areas with a castle ({castles}) after round {round} (R11.1)"),
+    "by_supply": N_("tie on castles broken by supply (R11.1)"),
+    "by_power": N_("tie on castles and supply broken by power (R11.1)"),
+    "shared": N_("tie on castles, supply and power: a shared win (R11.1)"),
+    "instant_win": N_("controls {castles} areas with a castle (R11.2)"),
+}
+"""Why the game was won (R11): the codes a state records as ``winner.reason`` (agot-state/3),
+each with the sentence that says it; its fields are the winner's ``castles`` (of the first
+winner) and ``round``. States of earlier versions recorded the sentence itself (in English)."""
+
+
+def winner_reason(winner: Mapping[str, Any]) -> Msg:
+    """The sentence of a recorded winner's reason: its code's sentence, with the castles of
+    its first house and the round (R11.1, R11.2).
+
+    >>> winner_reason({"houses": ["stark"], "reason": "instant_win", "round": 6,
+    ...                "castles": {"stark": 7}})
+    'controls 7 areas with a castle (R11.2)'
+    """
+    houses = winner.get("houses") or [None]
+    castles = (winner.get("castles") or {}).get(houses[0])
+    return Msg(WINNER_REASONS[winner["reason"]], castles=castles, round=winner.get("round"))
+
+
+def winner_as_written(winner: Mapping[str, Any], version: int) -> dict[str, Any]:
+    """``winner`` in the layout of state format ``version``: up to version 2 the reason was its
+    English sentence and an instant win recorded no castles (replay writes a record of those
+    versions as they were written)."""
+    out = copy.deepcopy(dict(winner))
+    if version < 3 and out.get("reason") in WINNER_REASONS:
+        out["reason"] = str(winner_reason(winner))
+        if winner["reason"] == "instant_win":
+            out.pop("castles", None)
+    return out
 
 
 @dataclass(frozen=True)
@@ -243,7 +280,9 @@ class GameState:
         """Plain data in the file layout; areas in the ruleset's fixed id order.
 
         ``version`` 1 writes the layout agot 0.1.0 wrote (no ``written_by``, here or in
-        the chain), so that ``agot replay`` can compare its records byte for byte.
+        the chain), versions 1 and 2 the winner's reason as its sentence
+        (:func:`winner_as_written`), so that ``agot replay`` can compare its records byte for
+        byte.
         """
         order = list(ruleset.area_ids) if ruleset is not None else sorted(self.areas)
         areas = {a: self.areas[a].to_dict() for a in order if a in self.areas}
@@ -269,7 +308,7 @@ class GameState:
                          "decks": {d: list(self.decks[d]) for d in DECKS}},
         })
         if self.winner is not None:
-            out["winner"] = copy.deepcopy(self.winner)
+            out["winner"] = winner_as_written(self.winner, version)
         if self.chain is not None:
             out["chain"] = copy.deepcopy(self.chain)
             if version < 2:

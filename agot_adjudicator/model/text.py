@@ -20,10 +20,7 @@ True
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
-from functools import cache
-from string import Formatter
+from collections.abc import Mapping
 from typing import Any
 
 FIELD_KINDS: Mapping[str, str] = {
@@ -51,33 +48,6 @@ A field whose name is not here is written as it is (numbers, nested :class:`Msg`
 a value the glossary does not know is written as it is too."""
 
 ENGLISH_SEPARATOR = ", "
-
-
-def reread(text: str, templates: Iterable[str]) -> str:
-    """A recorded English sentence (a state's ``winner.reason``: stored as text) as the
-    :class:`Msg` of the first of ``templates`` it is made from, its fields as the text they
-    were; ``text`` as it is when it matches none (another release's wording).
-
-    >>> m = reread("controls 7 areas with a castle (R11.2)",
-    ...            ["controls {castles} areas with a castle (R11.2)"])
-    >>> m.template, m.fields
-    ('controls {castles} areas with a castle (R11.2)', {'castles': '7'})
-    """
-    for template in templates:
-        found = _pattern(template).fullmatch(text)
-        if found:
-            return Msg(template, **found.groupdict())
-    return text
-
-
-@cache
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = []
-    for literal, name, _, _ in Formatter().parse(template):
-        parts.append(re.escape(literal))
-        if name is not None:
-            parts.append(f"(?P<{name}>.+?)")
-    return re.compile("".join(parts), re.DOTALL)
 
 
 def N_(message: str) -> str:

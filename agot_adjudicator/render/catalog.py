@@ -41,7 +41,7 @@ KEYWORDS = {"tr": None, "N_": None, "Msg": None}
 
 
 METHODS = [("**.py", "agot_adjudicator.render.catalog:extract_python"),
-           ("data/first_edition/house_cards.yaml", "agot_adjudicator.render.catalog:extract_cards")]
+           ("data/first_edition/card_texts.yaml", "agot_adjudicator.render.catalog:extract_cards")]
 """Babel's method map: which files hold sentences and how to read them (``babel.cfg``)."""
 
 
@@ -60,15 +60,15 @@ def extract_python(fileobj: IO[bytes], keywords: Collection[str], comment_tags: 
 
 def extract_cards(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
                   options: Any) -> Iterator[tuple[int, None, str, list[str]]]:
-    """A Babel extraction method: each house card's text (``effect``) in ``house_cards.yaml``."""
+    """A Babel extraction method: each house card's text in ``card_texts.yaml`` (the texts
+    people read, outside the ruleset's content hash)."""
     from agot_adjudicator.io.reading import parse_text
 
-    doc = parse_text("house_cards.yaml", fileobj.read())
-    for house, cards in doc.data.items():
-        for card_id, card in cards.items() if isinstance(cards, dict) else ():
-            if isinstance(card, dict) and card.get("effect"):
-                line = doc.positions.get((house, card_id, "effect"), (0, 0))[0]
-                yield line, None, card["effect"], [card_id]
+    doc = parse_text("card_texts.yaml", fileobj.read())
+    for card_id, text in (doc.data.get("house_card") or {}).items():
+        if isinstance(text, str) and text:
+            line = doc.positions.get(("house_card", card_id), (0, 0))[0]
+            yield line, None, text, [card_id]
 
 
 def extracted() -> dict[str, str]:

@@ -26,8 +26,8 @@ from typing import Any
 
 from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import DECKS, TRACKS, UNIT_TYPES, Ruleset
-from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import N_, Msg, reread
+from agot_adjudicator.model.state import WINNER_REASONS, GameState, winner_reason
+from agot_adjudicator.model.text import N_, Msg
 from agot_adjudicator.render.language import house, lang, say, tr
 
 GROUPS = ("game", "tracks", "houses", "areas", "control", "westeros")
@@ -213,18 +213,15 @@ def _value_msg(path: str, before: Any, after: Any) -> Msg:
                    deck=parts[2], westeros_before=b, westeros_after=a)
     if path == "westeros.revealed":
         return Msg("westeros.revealed: {before} → {after}", before=b, after=a)
-    if path == "winner.reason":
-        return Msg("winner.reason: {before} → {after}", before=_reason(before), after=_reason(after))
     return Msg("{path}: {before} → {after}", path=path, before=b, after=a)
 
 
-def _reason(value: Any) -> Any:
-    """A winner's recorded reason as a sentence the reader's language can say (the engine's
-    reasons: :data:`~agot_adjudicator.engine.board.WINNER_REASONS`), else as it is."""
-    from agot_adjudicator.engine.board import WINNER_REASONS
-
-    said = reread(value, WINNER_REASONS) if isinstance(value, str) else value
-    return said if isinstance(said, Msg) else said_value(value)
+def _reason(winner: Any) -> Any:
+    """A recorded winner's reason (a code with fields, R11) as a sentence the reader's language
+    can say; nothing when there is no winner."""
+    if isinstance(winner, dict) and winner.get("reason") in WINNER_REASONS:
+        return winner_reason(winner)
+    return said_value(winner.get("reason") if isinstance(winner, dict) else None)
 
 
 def _units_msg(units: list[str]) -> list[Msg]:
@@ -360,6 +357,11 @@ def diff_states(a: GameState, b: GameState, ruleset: Ruleset) -> list[Change]:
     for deck in DECKS:
         out.value("westeros", da, db, f"westeros.revealed.{deck}")
     out.value("westeros", da, db, "westeros.shuffles")
+    # The winner's reason: a code, said with the winner's fields (R11).
+    if _get(da, "winner.reason") != _get(db, "winner.reason"):
+        out.add("game", "winner.reason", _get(da, "winner.reason"), _get(db, "winner.reason"),
+                Msg("winner.reason: {before} → {after}", before=_reason(da.get("winner")),
+                    after=_reason(db.get("winner"))), covers=["winner.reason"])
     # Anything else that differs (winner, chain, ...), by its file path.
     la, lb = leaf_paths(da), leaf_paths(db)
     for path in _ordered(la, la, lb):

@@ -299,6 +299,9 @@ LINES: dict[str, Line] = {
     "game_ended": _game_ended,
     "game_won": lambda e, nm: tr("{houses} controls {castles} areas with a castle and wins the "
                                  "game.", houses=houses(e["houses"]), castles=e["castles"]),
+    "hand_emptied": lambda e, nm: tr("{house} has no card left in its hand ({by} discarded the "
+                                     "last one): all its cards return to its hand.",
+                                     house=house(e["house"]), by=nm.card(e["by"])),
     "hand_recycled": lambda e, nm: tr("{house} played its last card, {card}: all its cards return "
                                       "to its hand.", house=house(e["house"]),
                                       card=nm.card(e["card"])),

@@ -424,8 +424,7 @@ def _standing(site: GameSite) -> str:
 def _final(site: GameSite) -> str:
     winner = site.winner or {}
     winners = sep().join(house(h) for h in winner.get("houses", []))
-    raw = str(winner.get("reason", ""))
-    reason = winner_reason(raw) if lang() != "en" else raw.replace("_", " ")
+    reason = winner_reason(winner) if winner.get("reason") else ""
     won = (tr("{houses} won the game ({reason}).", houses=f"<strong>{escape(winners)}</strong>",
               reason=escape(reason)) if reason else
            tr("{houses} won the game.", houses=f"<strong>{escape(winners)}</strong>"))

@@ -446,12 +446,18 @@ def _march_plans(out: _Lines, view: _View) -> None:
     march_areas = view.with_order("march")
     if not march_areas:
         return
-    out.notes(tr("  Marches (R5.3), in the order you want them resolved. moves: {shape}, e.g.\n"
-                 "  {example}; at most one move into another house's\n"
-                 "  units or a neutral force (one battle, R5.3, R5.7); {none} = move nothing.",
-                 shape="{AREA: [units]}" if _english() else "{AREA: [UNIT, ...]}",
-                 example="{karhold: [knight], castle_black: [footman]}",
-                 none="{}"))
+    fields = dict(shape="{AREA: [units]}" if _english() else "{AREA: [UNIT, ...]}",
+                  example="{karhold: [knight], castle_black: [footman]}", none="{}")
+    if rs.corrected("neutral_attack_beside_battle"):  # RUL-5.3-1: an attack on a neutral force
+        out.notes(tr("  Marches (R5.3), in the order you want them resolved. moves: {shape}, e.g.\n"
+                     "  {example}; at most one move into another house's\n"
+                     "  units (one battle, R5.3); neutral forces may be attacked besides (R5.7);\n"
+                     "  {none} = move nothing.", **fields))
+    else:
+        out.notes(tr("  Marches (R5.3), in the order you want them resolved. moves: {shape}, e.g.\n"
+                     "  {example}; at most one move into another house's\n"
+                     "  units or a neutral force (one battle, R5.3, R5.7); {none} = move nothing.",
+                     **fields))
     out.note(tr("  leave_power_token: keep control of a land area you leave (R5.5; available power "
                 "{power}).", power=view.hs.power))
     out.yaml(1, "marches:")
@@ -460,7 +466,7 @@ def _march_plans(out: _Lines, view: _View) -> None:
         direct: list[str] = []
         for unit in ("footman", "knight", "ship"):
             if unit in here.standing():
-                direct += [d for d in rs.areas[area_id].adjacent if d not in direct and
+                direct += [d for d in rs.areas[area_id].march_adjacent if d not in direct and
                            rs.areas[d].is_sea == (unit == "ship")]
         direct = [a for a in rs.area_ids if a in direct]
         by_sea = [a for a in destinations(s, rs, house, area_id, "footman")

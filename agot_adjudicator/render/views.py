@@ -3,10 +3,14 @@ the reader's language."""
 
 from __future__ import annotations
 
-from agot_adjudicator.engine.board import WINNER_REASONS, controller
+from collections.abc import Mapping
+from typing import Any
+
+from agot_adjudicator.engine.board import controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import N_, reread
+from agot_adjudicator.model.state import winner_reason as model_winner_reason
+from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.areas import AREA_COLUMNS, AreaLabels, area_rows, units_text
 from agot_adjudicator.render.language import PHASE_TITLES, Names, say, sep, tr, units
 from agot_adjudicator.render.tables import table
@@ -23,10 +27,9 @@ SHOW_HEADERS = (N_("area"), N_("kind"), N_("castle"), N_("controlled by"), N_("u
 """Column headers of ``agot show`` (English: the column ids as they always read)."""
 AREA_WORDS = (N_("land"), N_("sea"), N_("city"), N_("stronghold"))
 """Area kinds and castle sizes (the ``kind`` and ``castle`` columns)."""
-def winner_reason(reason: str) -> str:
-    """A recorded winner's reason in the current language (as it is when it is none of the
-    engine's :data:`~agot_adjudicator.engine.board.WINNER_REASONS`)."""
-    return say(reread(reason, WINNER_REASONS))
+def winner_reason(winner: Mapping[str, Any]) -> str:
+    """A recorded winner's reason (a code with fields, R11) in the current language."""
+    return say(model_winner_reason(winner))
 
 
 def show_text(state: GameState, ruleset: Ruleset, house: str | None = None, *,
@@ -66,7 +69,7 @@ def _show_text(state: GameState, ruleset: Ruleset, house: str | None, public: bo
     if state.winner:
         out.append(tr("Winner: {houses} — {reason}",
                       houses=sep().join(name(h) for h in state.winner["houses"]),
-                      reason=winner_reason(state.winner["reason"])))
+                      reason=winner_reason(state.winner)))
     rows = area_rows(state, ruleset, AREA_COLUMNS, labels)
     if not english:
         for row in rows:

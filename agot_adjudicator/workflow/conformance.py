@@ -287,13 +287,35 @@ def run_suite(root: Path, ruleset: Ruleset) -> SuiteResult:
             section.skipped.append(case["id"])
             continue
         cited.update(r for r in case["rules"] if r in RULE_IDS)
-        outcome = run_case(case, ruleset, name=path.name)
+        try:
+            outcome = run_case(case, ruleset, name=path.name)
+        except Exception as exc:  # a case that crashes agot fails, and the suite goes on
+            section.failed.append(case["id"])
+            failures[case["id"]] = [f"crashed: {crash_line(exc)}"]
+            continue
         if outcome.differences:
             section.failed.append(case["id"])
             failures[case["id"]] = list(outcome.differences)
         else:
             section.passed.append(case["id"])
     return SuiteResult(root, results, sorted(cited, key=rule_key), digest.hexdigest(), failures)
+
+
+def crash_line(exc: BaseException) -> str:
+    """The last line of the traceback of ``exc``: its type and message, where it was raised.
+
+    >>> try:
+    ...     [][0]
+    ... except IndexError as exc:
+    ...     crash_line(exc).startswith("IndexError: list index out of range (")
+    True
+    """
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" if frames else ""
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1] \
+        + where
 
 
 def rulings_profile() -> list[tuple[str, str, str]]:

@@ -25,7 +25,7 @@ from agot_adjudicator.workflow.validate import load_state_lenient, read_yaml
 STATE_HEADERS = {
     version: (f"agot game state (agot-state/{version}): the moderator's file; it holds the seed\n"
               "and the Westeros decks, so do not send it to players (send `agot show`).")
-    for version in (1, 2)}
+    for version in (1, 2, 3)}
 """The comment a state file starts with, per format version (part of the bytes replay checks)."""
 STATE_HEADER = STATE_HEADERS[STATE_VERSION]
 PROVISIONAL_HEADER = (

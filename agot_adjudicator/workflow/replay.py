@@ -47,7 +47,7 @@ from agot_adjudicator.io.stored import (
 )
 from agot_adjudicator.io.validation import provisional_problems
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.model.state import STATE_VERSION
+from agot_adjudicator.model.state import STATE_VERSION, WINNER_REASONS, winner_reason
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
@@ -335,8 +335,9 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     if check.phase == "ended":
         check.status = FINAL
         winner = run.state_doc.data.get("winner") or {}
-        check.details = [f"game over: {', '.join(winner.get('houses', []))} "
-                         f"({winner.get('reason', '')})"]
+        reason = winner_reason(winner) if winner.get("reason") in WINNER_REASONS else \
+            winner.get("reason", "")
+        check.details = [f"game over: {', '.join(winner.get('houses', []))} ({reason})"]
         if following is not None and present(following.state):
             check.status = MISMATCH
             check.details.append(f"{following.state}: a state recorded after the game ended")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agot_adjudicator.engine.board import controlled_areas
+from agot_adjudicator.engine.board import can_ever_move, controlled_areas
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
 from agot_adjudicator.engine.decisions import AnswerError, Decider, GivenAnswer
 from agot_adjudicator.engine.mustering import apply_musters, can_muster_anything, parse_musters
@@ -170,16 +170,6 @@ def _kinds(section: HouseSection, state: GameState, ruleset: Ruleset) -> dict[st
     return kinds
 
 
-def _by_sea(ruleset: Ruleset, origin: str, dest: str) -> bool:
-    """Whether some chain of sea areas joins land ``origin`` to land ``dest`` (ship transport, R5.4)."""
-    seen = [a for a in ruleset.areas[origin].adjacent if ruleset.areas[a].is_sea]
-    for sea in seen:
-        if dest in ruleset.areas[sea].adjacent:
-            return True
-        seen.extend(a for a in ruleset.areas[sea].adjacent if ruleset.areas[a].is_sea and a not in seen)
-    return False
-
-
 def plan_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
     """Plans that can never be used: an area or target their order can never reach (R5.2, R5.3, R6.2).
 
@@ -231,8 +221,7 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
                     "footmen and knights on land (R5.3)", unit_types=wrong,
                     area_kind=AREA_KIND_WORDS.get(areas[dest].kind, areas[dest].kind),
                     destination=dest), i, "moves", dest))
-            elif dest not in areas[origin].adjacent and (
-                    areas[origin].is_sea or areas[dest].is_sea or not _by_sea(ruleset, origin, dest)):
+            elif not can_ever_move(ruleset, origin, dest):
                 warnings.append(src["plans.marches"].problem(Msg(
                     "{destination} is not adjacent to {origin} and no ship transport can reach "
                     "it: this move can never happen (R5.3, R5.4)", destination=dest,
@@ -340,7 +329,7 @@ def house_problems(section: HouseSection, state: GameState, ruleset: Ruleset) ->
             phase=PHASE_WORDS.get(state.phase, state.phase))))
     elif state.phase == "planning":
         problems.extend(order_problems(section, state, ruleset))
-    problems.extend(bid_problems(section, state))
+    problems.extend(bid_problems(section, state, ruleset))
     problems.extend(plan_problems(section, ruleset))
     return problems
 
