@@ -182,7 +182,7 @@ def test_validate_accepts_what_adjudicate_does_with_both_moves(tmp_path):
     (before, both refused it)."""
     from click.testing import CliRunner
 
-    from agot_adjudicator.cli.commands import main
+    from agot_adjudicator.cli import main
     from agot_adjudicator.io.writing import dump_yaml
     from agot_adjudicator.workflow.conformance import build_state, load_case
 
