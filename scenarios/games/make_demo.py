@@ -1,6 +1,12 @@
-"""Regenerate the demo game directory (``scenarios/games/demo``) through the moderator's workflow.
+"""Play a new demo game (``scenarios/games/demo``) through the moderator's workflow.
 
     python scenarios/games/make_demo.py [--seed 1] [--out scenarios/games/demo]
+
+This makes a new game: every file of the demo may change, the players' submissions included.
+After a change of wording, layout or pictures, run ``python scenarios/regenerate.py`` instead:
+it re-renders the recorded game from its recorded submissions and changes only what the change
+changes. Play a new demo only when the recorded submissions no longer complete a round (the
+regeneration then says so) or when the demo should show something it does not.
 
 What a PBEM moderator does each round, with random but legal players
 (:class:`agot_adjudicator.workflow.autoplay.RandomPlayer`) in place of the people:
@@ -18,9 +24,8 @@ What a PBEM moderator does each round, with random but legal players
    files that are present (docs/formats.md, *Mail*).
 
 The game is played to its end (R2.2, R11). ``agot replay DIR`` must then exit 0;
-the test suite replays the committed directory. ``python scenarios/regenerate.py`` runs this
-script with every other recorded output; either imports this checkout's package, not an
-installed copy.
+the test suite replays the committed directory. The script imports this checkout's package,
+not an installed copy.
 """
 
 from __future__ import annotations
