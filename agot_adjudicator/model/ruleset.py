@@ -49,6 +49,9 @@ class Area:
     """Centre of the area's box on the schematic map (``agot map``); presentation only."""
     size: tuple[float, float] | None = None
     """Width and height of that box, if not the default; presentation only."""
+    shape: tuple[tuple[float, ...], ...] | None = None
+    """The area's outline on the map, as rings of ``x, y`` pairs (the first the outside, any
+    other a hole); presentation only (``tools/board_geometry.py`` draws it)."""
 
     @property
     def is_land(self) -> bool:
@@ -186,7 +189,7 @@ The Arbor and Pyke (R4.1, R6.2); ``luwin_full_hand_return`` returns all seven ca
 played was the last in hand, even if Maester Luwin took one back during the battle (R6.12)."""
 
 
-LAYOUT_KEYS = ("xy", "size")
+LAYOUT_KEYS = ("xy", "size", "shape")
 """Keys of a board area that only place it on the map: not part of the content hash."""
 
 
