@@ -30,8 +30,9 @@ from _common import AGOT, ROOT, child_env, load, median_times
 DEMO = ROOT / "scenarios" / "games" / "demo"
 
 
-def page_weights(site: Path) -> dict[str, int]:
-    """Bytes fetched to show each page of ``site`` (see the module docstring)."""
+def page_weights(site: Path) -> dict[str, tuple[int, int]]:
+    """Bytes fetched to show each page of ``site`` (see the module docstring): the page with
+    its stylesheet and images, and the web font slices it uses (fetched once, then cached)."""
     css = (site / "style.css").read_text(encoding="utf-8")
     faces = [(m.group(1), m.group(2)) for m in re.finditer(
         r"src: url\((fonts/[^)]+)\) format\(\"woff2\"\); unicode-range: ([^;]+);", css)]
@@ -47,11 +48,10 @@ def page_weights(site: Path) -> dict[str, int]:
     out = {}
     for page in sorted(site.glob("*.html")):
         text = page.read_text(encoding="utf-8")
-        weight = len(page.read_bytes()) + len(css.encode("utf-8"))
-        weight += sum((site / f).stat().st_size for f, ranges in faces if covers(ranges, text))
-        for img in re.findall(r'<img src="([^"]+)"', text):
-            weight += (site / img).stat().st_size
-        out[page.name] = weight
+        own = len(page.read_bytes()) + len(css.encode("utf-8"))
+        own += sum((site / img).stat().st_size for img in re.findall(r'<img src="([^"]+)"', text))
+        fonts = sum((site / f).stat().st_size for f, ranges in faces if covers(ranges, text))
+        out[page.name] = (own, fonts)
     return out
 
 
@@ -84,9 +84,11 @@ def main() -> None:
         print()
         for name, site in (("English", built["png"]), ("Chinese", built["zh"])):
             weights = page_weights(site)
-            rounds = [w for p, w in weights.items() if p.startswith("round-")]
-            print(f"{name}: index {weights['index.html'] / 1024:.0f} KiB, round pages median "
-                  f"{statistics.median(rounds) / 1024:.0f} KiB (max {max(rounds) / 1024:.0f}), "
+            rounds = [w for p, (w, _) in weights.items() if p.startswith("round-")]
+            fonts = max(f for _, f in weights.values())
+            print(f"{name}: index {weights['index.html'][0] / 1024:.0f} KiB (its step-through "
+                  f"included), round pages median {statistics.median(rounds) / 1024:.0f} KiB "
+                  f"(max {max(rounds) / 1024:.0f}), web fonts {fonts / 1024:.0f} KiB (once), "
                   f"site on disk {folder_size(site) / 1024 / 1024:.1f} MiB "
                   f"({len(list(site.rglob('*.*')))} files)")
         fonts = json.loads((ROOT / "agot_adjudicator" / "data" / "fonts" / "web" / "slices.json")

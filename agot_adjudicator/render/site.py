@@ -86,6 +86,7 @@ th[scope="row"] { white-space: nowrap; }
 .glance dt { font-weight: bold; }
 .glance dd { margin: 0; }
 .glance table.battles { min-width: 40rem; }
+.glance td.who { white-space: nowrap; }
 .facts { display: flex; flex-wrap: wrap; gap: 0 2rem; }
 ol.rounds li { margin: .2rem 0; }
 details { margin: .5rem 0; border: 1px solid #d8ccb0; border-radius: 6px; background: #fffdf8; }
@@ -525,7 +526,7 @@ def summary_html(page: RoundPage, names: Names) -> str:
                                              or tr("none"))))
     for about, bids in play.bids:
         what = about.split("/")[-1]
-        label = names.track(what) if what in TRACK_NAMES else tr("wildlings")
+        label = tr(TRACK_NAMES[what]) if what in TRACK_NAMES else tr("wildlings")
         ranked = sorted(bids.items(), key=lambda kv: -kv[1])
         facts.append((tr("Bids: {track}", track=label),
                       escape(sep().join(f"{house(h)} {v}" for h, v in ranked))))
@@ -575,10 +576,10 @@ def summary_html(page: RoundPage, names: Names) -> str:
             winner = (_named(row.winner) if row.winner
                       else escape(tr("the neutral force")))
             out.append(f'<tr data-area="{row.area}"><th scope="row">'
-                       f"{escape(names.area(row.area))}</th><td>{_named(row.attacker)}</td>"
-                       f"<td>{defender}</td><td>{played}</td>"
-                       f'<td class="num">{row.totals[0]}–{row.totals[1]}</td>'
-                       f"<td>{winner}</td><td>{_losses(row.losses)}</td></tr>")
+                       f'{escape(names.area(row.area))}</th><td class="who">'
+                       f'{_named(row.attacker)}</td><td class="who">{defender}</td>'
+                       f'<td>{played}</td><td class="num">{row.totals[0]}–{row.totals[1]}</td>'
+                       f'<td class="who">{winner}</td><td>{_losses(row.losses)}</td></tr>')
         out.append("</tbody></table></div>")
     if page.changes:
         listed = tr("; ").join(tr("{area}: {old} → {new}", area=names.area(a), old=house(old),
