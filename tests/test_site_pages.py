@@ -239,8 +239,10 @@ def browser_env(tmp_path_factory):
             pytest.fail("chromium is missing under CI (.ci/run installs it: apt-get install chromium)")
         pytest.skip("chromium not installed (apt-get install chromium) — the browser checks need it")
     folder = tmp_path_factory.mktemp("fontconfig")
-    dejavu = next((d for d in ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
-                   if Path(d).is_dir()), str(ROOT / "agot_adjudicator" / "data" / "fonts"))
+    dejavu = folder / "fonts"  # DejaVu Sans only: the shipped Latin faces, no CJK
+    dejavu.mkdir()
+    for face in (ROOT / "agot_adjudicator" / "data" / "fonts").glob("DejaVuSans*.ttf"):
+        (dejavu / face.name).write_bytes(face.read_bytes())
     config = folder / "fonts.conf"
     config.write_text(f'<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
                       f"<dir>{dejavu}</dir><cachedir>{folder / 'cache'}</cachedir></fontconfig>")
