@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -16,9 +20,9 @@ from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.ruleset import TRACKS
 from agot_adjudicator.model.state import AreaState, GameState
+from agot_adjudicator.render.geometry import map_layout, ring_area
 from agot_adjudicator.render.picture import (
     HOUSE_STYLES,
-    area_box,
     border_segment,
     borders,
     layout_problems,
@@ -73,28 +77,93 @@ def _mid_round(ruleset) -> GameState:
 
 # --- layout ----------------------------------------------------------------------------------
 
+def _shared_edges(lay) -> dict[tuple[str, str], float]:
+    """(a, b) → length of the outline the two areas share (their rings' common edges)."""
+    owners: dict[tuple, list[str]] = {}
+    for area, rings in lay.rings.items():
+        for ring in rings:
+            for p, q in zip(ring, [*ring[1:], ring[0]], strict=False):
+                owners.setdefault((min(p, q), max(p, q)), []).append(area)
+    shared: dict[tuple[str, str], float] = {}
+    for (p, q), areas in owners.items():
+        if len(areas) == 2:
+            key = tuple(sorted(areas))
+            shared[key] = shared.get(key, 0.0) + ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
+    return shared
+
+
 def test_every_area_has_a_place_and_the_layout_is_legible(ruleset):
-    assert all(ruleset.areas[a].xy is not None for a in ruleset.area_ids)
-    assert layout_problems(ruleset) == []
+    assert all(ruleset.areas[a].xy is not None and ruleset.areas[a].shape
+               for a in ruleset.area_ids)
+    assert layout_problems(ruleset) == []  # every content box inside its area's outline
 
 
-def test_layout_check_finds_a_box_on_a_border_line(ruleset):
-    moved = dict(ruleset.areas)
-    a, b = borders(ruleset)[0]
-    x1, y1, x2, y2 = border_segment(ruleset, a, b)
-    victim = next(c for c in ruleset.area_ids if c not in (a, b))
-    moved[victim] = type(moved[victim])(**{**moved[victim].__dict__,
-                                          "xy": ((x1 + x2) / 2, (y1 + y2) / 2)})
-    broken = type(ruleset)(**{**ruleset.__dict__, "areas": moved})
-    assert any(f"crosses {victim}" in p for p in layout_problems(broken))
-
-
-def test_neighbours_are_drawn_near_each_other(ruleset):
-    """Geography check: a border line is short next to the map's size (no line across the board)."""
+def test_the_areas_tile_the_map_and_touch_as_the_board_says(ruleset):
+    """Drawn from the board data: the outlines cover the map once; two areas share a border
+    exactly when they are adjacent, except lands separated by a river (touching, not adjacent)
+    and the one adjacency the board's non-planar graph leaves to a connector; a sea touches
+    only the areas it borders."""
+    lay = map_layout(ruleset)
+    left, top, right, bottom = lay.bounds
+    total = sum(ring_area(rings[0]) - sum(ring_area(hole) for hole in rings[1:])
+                for rings in lay.rings.values())
+    assert total == pytest.approx((right - left) * (bottom - top), rel=1e-6)
+    shared = _shared_edges(lay)
+    rivers, connectors = [], []
     for a, b in borders(ruleset):
-        x1, y1, x2, y2 = border_segment(ruleset, a, b)
-        assert ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 < 420, (a, b)
-    # north at the top, Dorne at the bottom; seas to the west and east
+        if tuple(sorted((a, b))) in shared:
+            assert shared[tuple(sorted((a, b)))] >= 20, (a, b)  # a border you can see
+        else:
+            connectors.append((a, b))
+    for a, b in shared:
+        if b not in ruleset.areas[a].adjacent:
+            assert ruleset.areas[a].is_land and ruleset.areas[b].is_land, (a, b)
+            rivers.append((a, b))
+    assert rivers == [("harrenhal", "the_twins")]
+    assert connectors == [("oldtown", "sunset_sea")]
+    kinds = {(b.a, b.b): b.kind for b in lay.borders}
+    assert kinds[("oldtown", "sunset_sea")] == "link"
+    assert kinds[("harrenhal", "the_twins")] == "river"
+    islands = [a for a in ruleset.area_ids if ruleset.areas[a].island]
+    assert islands and all(len(lay.rings[a]) == 1 for a in islands)
+    assert all(len(lay.rings[a]) == 2 for a in ("ironmans_bay", "redwyne_straights",
+                                               "shipbreaker_bay"))  # each with its island
+
+
+def test_the_board_geometry_is_what_the_grid_gives():
+    """board.yaml's shapes, boxes and places are made by tools/board_geometry.py from the
+    hand-drawn grid (a recorded output: run the tool after editing tools/board_map.txt)."""
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "board_geometry.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_layout_check_finds_a_box_outside_its_area_and_one_on_a_border_line(ruleset):
+    moved = dict(ruleset.areas)
+    moved["winterfell"] = replace(moved["winterfell"], xy=(60.0, 60.0))
+    broken = replace(ruleset, areas=moved)
+    assert "the content box of winterfell leaves its outline" in layout_problems(broken)
+    boxes = {a: replace(area, shape=None) for a, area in ruleset.areas.items()}
+    a, b = borders(ruleset)[0]
+    x1, y1, x2, y2 = border_segment(replace(ruleset, areas=boxes), a, b)
+    victim = next(c for c in ruleset.area_ids if c not in (a, b))
+    boxes[victim] = replace(boxes[victim], xy=((x1 + x2) / 2, (y1 + y2) / 2))
+    assert any(f"crosses {victim}" in p for p in layout_problems(replace(ruleset, areas=boxes)))
+
+
+def test_a_ruleset_without_shapes_is_drawn_as_boxes(ruleset):
+    boxes = replace(ruleset, areas={a: replace(area, shape=None)
+                                    for a, area in ruleset.areas.items()})
+    state = new_game(ruleset, list(ruleset.players[5]), 1, "g")
+    ids = _by_id(_parse(render_svg(state, boxes)))
+    for a, b in borders(ruleset):
+        assert ids[f"border-{a}--{b}"].get("data-areas") == f"{a} {b}"
+    assert "area-winterfell" in ids
+    assert len(re.findall(r"-?[\d.]+", ids["shape-winterfell"].get("d"))) == 8  # a box
+
+
+def test_neighbours_are_placed_as_on_the_board(ruleset):
+    """Geography: north at the top, Dorne at the bottom; seas to the west and east."""
     y = {a: ruleset.areas[a].xy[1] for a in ruleset.area_ids}
     x = {a: ruleset.areas[a].xy[0] for a in ruleset.area_ids}
     assert y["castle_black"] < y["winterfell"] < y["moat_cailin"] < y["riverrun"] < y["kings_landing"]
@@ -102,13 +171,19 @@ def test_neighbours_are_drawn_near_each_other(ruleset):
     assert x["sunset_sea"] < x["lannisport"] < x["kings_landing"] < x["shipbreaker_bay"]
 
 
+def _winterfell_xy(text: str) -> str:
+    line = next(line for line in text.splitlines() if line.startswith("    xy:")
+                and text.index(line) > text.index("  winterfell:"))
+    return line + "\n"
+
+
 def test_area_without_xy_is_broken_ruleset_data(runner, tmp_path):
     rules = tmp_path / "rules"
     assert runner.invoke(main, ["ruleset", "export", str(rules)]).exit_code == 0
     board = rules / "board.yaml"
     text = board.read_text(encoding="utf-8")
-    assert text.count("    xy: [530, 260]\n") == 1
-    board.write_text(text.replace("    xy: [530, 260]\n", ""), encoding="utf-8")
+    xy = _winterfell_xy(text)
+    board.write_text(text.replace(xy, "", 1), encoding="utf-8")
     result = runner.invoke(main, ["--ruleset", str(rules), "new", "--seed", "1", "-o",
                                   str(tmp_path / "s.yaml")])
     assert result.exit_code == 5
@@ -121,7 +196,9 @@ def test_moving_a_box_keeps_the_ruleset_hash(runner, tmp_path):
     assert runner.invoke(main, ["ruleset", "export", str(rules)]).exit_code == 0
     board = rules / "board.yaml"
     text = board.read_text(encoding="utf-8")
-    board.write_text(text.replace("    xy: [530, 260]\n", "    xy: [531, 262]\n    size: [160, 90]\n"),
+    moved_text = text.replace(_winterfell_xy(text), "    xy: [531, 262]\n", 1)
+    shape = next(line for line in moved_text.splitlines() if line.startswith("    shape:"))
+    board.write_text(moved_text.replace(shape, "    shape: [[0, 0, 10, 0, 10, 10]]", 1),
                      encoding="utf-8")
     moved = load_ruleset(str(rules))
     assert moved.areas["winterfell"].xy == (531, 262)
@@ -159,20 +236,18 @@ def test_every_area_unit_and_token_of_a_new_game_is_drawn(ruleset):
         assert [e.get("data-strength") for e in _drawn(g, "neutral-force")] == \
             ([str(nf.strength)] if nf else [])
         assert g.get("data-order") is None
-        # the box is drawn where the ruleset puts it
-        rect = g.find(f"{SVG}rect")
-        left, top, right, bottom = area_box(area)
-        assert (float(rect.get("x")), float(rect.get("y"))) == pytest.approx((left, top), abs=0.06)
-        assert float(rect.get("width")) == pytest.approx(right - left, abs=0.06)
-        assert float(rect.get("height")) == pytest.approx(bottom - top, abs=0.06)
+        # the area is drawn with its outline
+        assert ids[f"shape-{area_id}"].get("d").startswith("M")
     drawn_units = sum(len(g.get("data-units").split(",")) for g in root.iter()
                       if (g.get("id") or "").startswith("area-") and g.get("data-units"))
     assert drawn_units == sum(len(a.units) for a in state.areas.values())
     assert sum(1 for a in ruleset.area_ids if ids[f"area-{a}"].get("data-neutral-force")) == 3
-    for a, b in borders(ruleset):
-        assert ids[f"border-{a}--{b}"].get("data-areas") == f"{a} {b}"
-    assert len([e for e in root.iter(f"{SVG}line") if (e.get("id") or "").startswith("border-")]) \
-        == sum(len(ruleset.areas[a].adjacent) for a in ruleset.area_ids) // 2
+    drawn = {tuple(e.get("data-areas").split()) for e in root.iter()
+             if e.get("class") in ("coast", "sea", "link", "river")}
+    lands = {(a, b) for a, b in borders(ruleset)
+             if ruleset.areas[a].is_land and ruleset.areas[b].is_land}
+    assert {(a, b) for a, b in borders(ruleset)} - lands <= drawn  # lands: by their outlines
+    assert all(ids[f"shape-{a}"].get("stroke") for a, _ in lands)
 
 
 def test_tracks_supply_threat_round_and_houses_in_the_panel(ruleset):

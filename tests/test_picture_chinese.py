@@ -20,8 +20,9 @@ from recorded import demo_rounds
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.render.i18n import catalog_entries
-from agot_adjudicator.render.picture import FONT, FONTS, _name_size, render_round_svg, render_svg
+from agot_adjudicator.render.picture import FONT, FONTS, _name_lines, render_round_svg, render_svg
 from agot_adjudicator.render.png import CJK_FACES, FONT_DIR, needs_cjk, svg_to_png
+from agot_adjudicator.render.svg import text_width
 from agot_adjudicator.workflow.site import read_log
 from agot_adjudicator.workflow.validate import load_state
 
@@ -120,12 +121,14 @@ def test_english_pictures_are_the_recorded_bytes(ruleset):
 
 
 def test_chinese_names_get_room_by_east_asian_width():
-    """A wide character counts 1em: a long Chinese name gets a smaller size than its length in
-    Latin letters would give, and never overflows its room."""
+    """A wide character counts 1em: a long Chinese name gets a smaller size (or two lines) than
+    its length in Latin letters would give, and never overflows its room."""
     for name in ("颤抖海", "多恩边疆地", "瓦雷利亚钢剑是很长的名字"):
-        size = _name_size(name, 100)
-        assert size * len(name) <= 100 or size == 8.0
-    assert _name_size("多恩边疆地", 60) < _name_size("Dornish", 60)
+        lines, size = _name_lines(name, 100)
+        assert all(size * len(line) <= 100 for line in lines) or size == 11.0
+        assert "".join(lines) == name
+    assert text_width("多恩边疆地", 10) > text_width("Dornish", 10)
+    assert _name_lines("多恩边疆地", 60)[1] <= _name_lines("Dornish", 60)[1]
 
 
 def _game(tmp_path: Path, rounds: int = 1) -> Path:

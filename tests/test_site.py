@@ -15,7 +15,7 @@ import sys
 import zlib
 from itertools import pairwise
 from pathlib import Path
-from urllib.parse import unquote, urldefrag, urlparse
+from urllib.parse import unquote, urldefrag, urljoin, urlparse
 from xml.etree import ElementTree
 
 import html5lib
@@ -43,7 +43,7 @@ def site(tmp_path_factory) -> Path:
     from click.testing import CliRunner
 
     out = tmp_path_factory.mktemp("site") / "demo"
-    result = CliRunner().invoke(main, ["site", "--game", str(DEMO), "-o", str(out)])
+    result = CliRunner().invoke(main, ["site", "--game", str(DEMO), "-o", str(out), "--no-png"])
     assert result.exit_code == 0, result.output
     return out
 
@@ -100,9 +100,11 @@ def test_round_page_has_pager_report_timeline_and_rules(site):
     assert "<h1>Round 5</h1>" in page and 'id="report"' in page and 'id="timeline"' in page
     events = (DEMO / "round-05" / "log.jsonl").read_text().splitlines()[1:]  # after the record line
     assert page.count('<li data-type="') == len(events)
+    phases = re.findall(r'<details class="phase" data-phase="([a-z]+)">', page)
+    assert phases == ["westeros", "planning", "action"]  # the timeline folded by phase
     assert "[R6]" in page and "[R5.3]" in page
-    alt = re.search(r'<img src="round-05/moves.svg" alt="([^"]*)"', page).group(1)
-    for battle in _battles(5):  # the picture's description names each battle's result
+    alt = re.search(r'<div class="map"><svg [^>]*aria-label="([^"]*)"', page).group(1)
+    for battle in _battles(5):  # the map's description names each battle's result
         assert _result(battle) in alt
     first = (site / "round-01.html").read_text()
     last = (site / "round-10.html").read_text()
@@ -116,7 +118,10 @@ def test_pages_have_one_h1_no_skipped_heading_level_and_alt_text(site):
         assert levels[0] == 1 and levels.count(1) == 1, page.name
         assert all(b - a <= 1 for a, b in pairwise(levels)), (page.name, levels)
         images = re.findall(r"<img [^>]*>", text)
-        assert images and all(re.search(r'alt="[^"]{20,}"', img) for img in images), page.name
+        maps = re.findall(r'<svg [^>]*role="img"[^>]*>', text)
+        assert images or maps, page.name
+        assert all(re.search(r'alt="[^"]{20,}"', img) for img in images), page.name
+        assert all(re.search(r'aria-(label="[^"]{20,}"|labelledby=)', m) for m in maps), page.name
         assert '<html lang="en">' in text and 'name="viewport"' in text
 
 
@@ -146,7 +151,8 @@ def test_house_badges_have_readable_contrast(house):
 # --- privacy ---------------------------------------------------------------------------------
 
 def _site_text(site: Path) -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(site.rglob("*")) if p.is_file())
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(site.rglob("*"))
+                     if p.is_file() and p.suffix in (".html", ".svg", ".css"))
 
 
 def test_site_shows_no_hand_card_that_was_never_played(site):
@@ -265,12 +271,14 @@ def test_round_picture_draws_orders_moves_battles_raids_and_losses(tmp_path, run
     ElementTree.fromstring(svg.encode())
     log = [json.loads(line) for line in (record / "round-04" / "log.jsonl").read_text().splitlines()]
     play = round_play(log, 4)
-    assert play.orders and play.raids and play.destroyed
+    assert play.orders and play.raids and play.westeros_losses
     assert svg.count('class="order"') == len(play.orders)
     for house, area, target, removed in play.raids:
         assert (f'class="raid" data-house="{house}" data-from="{area}" data-to="{target}" '
                 f'data-removed="{removed}"') in svg
     assert svg.count('class="destroyed"') == len(play.destroyed)
+    assert svg.count('class="westeros-loss"') == sum(
+        len({cause for _, _, cause in entries}) for entries in play.westeros_losses.values())
     for number in range(1, 11):  # the live demo: each round's recorded picture, drawn again
         drawn = tmp_path / f"r{number}.svg"
         assert runner.invoke(main, ["map", "--game", str(DEMO), "--round", str(number),
@@ -387,7 +395,9 @@ def chromium():
 
 IMAGES = "[...document.images].map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])"
 LINKS = "[...document.querySelectorAll('a[href]')].map(a => a.href)"
-PAGE = f"({{images: {IMAGES}, links: {LINKS}, h1: document.querySelector('h1')?.textContent, " \
+MAPS = "[...document.querySelectorAll('.map svg')].map(s => s.getBoundingClientRect().width)"
+PAGE = f"({{images: {IMAGES}, maps: {MAPS}, links: {LINKS}, " \
+       "h1: document.querySelector('h1')?.textContent, " \
        "scripts: document.scripts.length, wide: document.documentElement.scrollWidth})"
 
 
@@ -411,9 +421,11 @@ def test_every_page_loads_in_chromium_and_draws_its_pictures(chromium, site, tmp
         assert visit.errors == [], (url, visit.errors)
         info = visit.value
         assert info["h1"] and info["scripts"] == 0, url
-        assert info["images"], url
+        assert info["images"] or info["maps"], url
+        assert all(width > 300 for width in info["maps"]), url  # maps drawn into the page
         for src, complete, width in info["images"]:
-            assert complete and width > 0, (url, src)
+            pictures.add(urldefrag(urljoin(url, src))[0])
+            assert (complete and width > 0) or src == "rounds.svg", (url, src)  # lazy: below
         for link in info["links"]:
             target = urldefrag(link)[0]
             assert target.startswith(site.as_uri()), (url, link)

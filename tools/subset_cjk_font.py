@@ -12,8 +12,10 @@ Run it after a catalog or the glossary gains a character (``tests/test_picture_c
 fails and names the characters missing)::
 
     apt-get install fonts-noto-cjk        # Debian/Ubuntu: NotoSansCJK-{Regular,Bold}.ttc
-    pip install fonttools                 # for this script only
+    pip install fonttools brotli          # for this script only
     python tools/subset_cjk_font.py       # --source DIR for another folder of the .ttc files
+
+It then cuts the new subsets into the web site's WOFF2 slices (``tools/web_fonts.py``).
 
 The output is deterministic for the same source fonts and fontTools version (no timestamp).
 """
@@ -102,6 +104,9 @@ def main() -> None:
         out = FONT_DIR / file_name
         font.save(str(out))
         print(f"{out.relative_to(ROOT)}: {len(text)} characters, {out.stat().st_size} bytes")
+    from web_fonts import main as web_fonts
+
+    web_fonts()
 
 
 if __name__ == "__main__":

@@ -47,12 +47,15 @@ from agot_adjudicator.workflow.validate import check_output, load_state
               help="The folder to write the site into (created; files of the same names replaced).")
 @click.option("--custom-start", is_flag=True,
               help="Accept a round-01 state that `agot new` did not write (as agot replay).")
+@click.option("--png/--no-png", default=None,
+              help="Write (or leave out) a PNG copy of each round as played and of the last "
+                   "board, for link previews and forums (default: when resvg-py is installed).")
 @lang_option("Here the default is the game's language (that of its last report), so that the "
              "public record reads the same whoever builds it; the locale's only for a game "
              "with no report yet.")
 @click.pass_context
 @handle_errors
-def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool,
+def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool, png: bool | None,
          lang: str | None) -> None:
     """Write a static web site of GAME's public record: an index and a page per round.
 
@@ -62,7 +65,12 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool,
     ruleset = ruleset_of(ctx)
     check_site_output(game_dir, out_dir)
     built_lang = lang or game_language(game_dir) or chosen_language(None)
-    built = build_site(game_dir, ruleset, check_new=not custom_start, lang=built_lang)
+    if png:
+        from agot_adjudicator.render.png import INSTALL_HINT, png_available
+
+        if not png_available():
+            raise UsageError(f"--png needs the resvg-py package: {INSTALL_HINT}")
+    built = build_site(game_dir, ruleset, check_new=not custom_start, lang=built_lang, png=png)
     if not built.ok:
         click.echo(render_replay(built.replay), nl=False)
         raise DifferencesFound()

@@ -285,9 +285,10 @@ def distinct_outputs(paths: Sequence[tuple[str, str | None]]) -> None:
                                  "file; give each output its own file")
 
 
-def write_together(outputs: Sequence[tuple[str | os.PathLike[str], str]]) -> None:
-    """Write several files: every one is written to a temporary file next to it first, and
-    only when all are written are they renamed into place (an error writes nothing)."""
+def write_together(outputs: Sequence[tuple[str | os.PathLike[str], str | bytes]]) -> None:
+    """Write several files (text as UTF-8, or bytes as they are): every one is written to a
+    temporary file next to it first, and only when all are written are they renamed into place
+    (an error writes nothing)."""
     temps: list[tuple[Path, Path]] = []
     try:
         for path, text in outputs:
@@ -295,7 +296,7 @@ def write_together(outputs: Sequence[tuple[str | os.PathLike[str], str]]) -> Non
             directory = target.parent if str(target.parent) else Path(".")
             directory.mkdir(parents=True, exist_ok=True)
             tmp = directory / f".{target.name}.{secrets.token_hex(4)}.tmp"
-            _write_all(tmp, text.encode("utf-8"))
+            _write_all(tmp, text if isinstance(text, bytes) else text.encode("utf-8"))
             temps.append((tmp, target))
         for tmp, target in temps:
             os.replace(tmp, target)

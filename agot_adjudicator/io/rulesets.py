@@ -213,7 +213,8 @@ def _parse_path(path: str) -> list[str | int]:
 
 
 def _without_layout(part: str, data: Any) -> Any:
-    """The data of one ruleset part without the map layout (board areas' ``xy`` and ``size``)."""
+    """The data of one ruleset part without the map layout (board areas' ``xy``, ``size`` and
+    ``shape``)."""
     if part != "board" or not isinstance(data, dict) or not isinstance(data.get("areas"), dict):
         return data
     areas = {a: ({k: x for k, x in v.items() if k not in LAYOUT_KEYS} if isinstance(v, dict) else v)
@@ -225,7 +226,7 @@ def content_hash(docs: Mapping[str, Document]) -> str:
     """SHA-256 of the ruleset's rules content (canonical JSON).
 
     Independent of comments and YAML layout, and of the map layout (``xy``,
-    ``size``): moving a box on the map does not change which states a ruleset accepts.
+    ``size``, ``shape``): moving a box on the map does not change which states a ruleset accepts.
     """
     data = {_PART[f]: _without_layout(_PART[f], d.data) for f, d in sorted(docs.items())}
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
@@ -262,6 +263,7 @@ def _build(docs: Mapping[str, Document], source: str) -> Ruleset:
             xy=_pair(v.get("xy")), size=_pair(v.get("size")),
             rivers=tuple(sorted(rivers.get(area_id, ()))),
             bridges=tuple(sorted(bridges.get(area_id, ()))),
+            shape=tuple(tuple(ring) for ring in v["shape"]) if v.get("shape") else None,
         )
     house_cards = {}
     cards_by_house = {}

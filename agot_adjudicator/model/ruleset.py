@@ -54,6 +54,9 @@ class Area:
     knights never march or retreat across."""
     bridges: tuple[str, ...] = ()
     """The neighbours across a river at a bridge (R5.11): adjacent for every purpose."""
+    shape: tuple[tuple[float, ...], ...] | None = None
+    """The area's outline on the map, as rings of ``x, y`` pairs (the first the outside, any
+    other a hole); presentation only (``tools/board_geometry.py`` draws it)."""
 
     @property
     def is_land(self) -> bool:
@@ -203,7 +206,7 @@ neutral force's area and also start a battle, since an attack on a neutral force
 (R5.3, R5.7, RUL-5.3-1)."""
 
 
-LAYOUT_KEYS = ("xy", "size")
+LAYOUT_KEYS = ("xy", "size", "shape")
 """Keys of a board area that only place it on the map: not part of the content hash."""
 
 

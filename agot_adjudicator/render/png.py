@@ -26,6 +26,9 @@ CJK_FACES = (("NotoSansCJKsc-Regular-subset.otf", "Noto Sans CJK SC", "Regular")
              ("NotoSansCJKtc-Bold-subset.otf", "Noto Sans CJK TC", "Bold"))
 """The shipped CJK subsets: file, family, weight (``tools/subset_cjk_font.py`` writes them)."""
 FONT_FILES = LATIN_FILES + tuple(name for name, _, _ in CJK_FACES)
+WEB_FONTS = FONT_DIR / "web"
+"""The CJK subsets cut into WOFF2 slices for the web site (``tools/web_fonts.py``), with
+``slices.json`` naming each slice's family, weight and characters."""
 INSTALL_HINT = "pip install 'agot-adjudicator[png]' (or: pip install resvg-py)"
 
 
@@ -54,8 +57,9 @@ def needs_cjk(svg: str) -> bool:
     return any("\u2e80" <= c <= "\u9fff" or "\uf900" <= c <= "\uffef" for c in svg)
 
 
-def svg_to_png(svg: str, *, cjk: bool | None = None) -> bytes:
-    """PNG bytes of an SVG picture, at its own size, on a white background.
+def svg_to_png(svg: str, *, cjk: bool | None = None, width: int | None = None) -> bytes:
+    """PNG bytes of an SVG picture, at its own size (or ``width`` pixels wide), on a white
+    background.
 
     ``cjk``: load the CJK subsets (default: when the picture has CJK text, :func:`needs_cjk`;
     English pictures render as before without them). Raises :class:`UsageError` (exit 2)
@@ -67,6 +71,6 @@ def svg_to_png(svg: str, *, cjk: bool | None = None) -> bytes:
         raise UsageError(f"PNG pictures need the resvg-py package: {INSTALL_HINT}") from None
     fonts = font_paths(needs_cjk(svg) if cjk is None else cjk)
     return bytes(resvg_py.svg_to_bytes(
-        svg_string=svg, background="#ffffff", skip_system_fonts=True, font_files=fonts,
+        svg_string=svg, background="#ffffff", skip_system_fonts=True, font_files=fonts, width=width,
         font_family=FONT_FAMILY, sans_serif_family=FONT_FAMILY, serif_family=FONT_FAMILY,
         monospace_family=FONT_FAMILY))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agot_adjudicator.engine.board import controller
+from agot_adjudicator.engine.board import castle_count
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.model.state import winner_reason as model_winner_reason
@@ -99,8 +99,7 @@ def _show_text(state: GameState, ruleset: Ruleset, house: str | None, public: bo
         hs = state.houses[h]
         hand = sep().join(card(c) for c in hs.hand) if (house is None and not public) or house == h \
             else tr("{count} cards", count=len(hs.hand))
-        castles = sum(1 for a in ruleset.area_ids if ruleset.areas[a].castle
-                      and controller(state, ruleset, a) == h)
+        castles = castle_count(state, ruleset, h)
         house_rows.append([name(h), hs.power, hs.supply, castles, hand,
                            sep().join(card(c) for c in hs.discards)])
     out.append(table(house_rows, [word(c) for c in ("house", "power", "supply", "castles", "hand",

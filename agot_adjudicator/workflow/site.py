@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.engine.board import controller
+from agot_adjudicator.engine.board import castle_count, controller
 from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
@@ -95,9 +95,10 @@ def round_svg(game_dir: str, number: int | None, ruleset: Ruleset, lang: str = "
 
 @dataclass
 class SiteBuild:
-    """The site's files (path in the site → text), or the replay that refused the record."""
+    """The site's files (path in the site → text, or bytes for PNGs and fonts), or the replay
+    that refused the record."""
 
-    files: dict[str, str]
+    files: dict[str, str | bytes]
     replay: Replay
 
     @property
@@ -110,16 +111,27 @@ def _read(path: Path) -> str:
 
 
 def _standing(state: GameState, ruleset: Ruleset) -> list[Any]:
+    """The public standing of each house (R11.1's castles, supply, power; track positions and
+    hand sizes, never the cards), in order of play."""
     from agot_adjudicator.render.site import HouseRow
 
-    rows = []
-    for h in state.order_of_play():
-        hs = state.houses[h]
-        castles = sum(1 for a in ruleset.area_ids
-                      if ruleset.areas[a].castle and controller(state, ruleset, a) == h)
-        rows.append(HouseRow(h, castles, hs.supply, hs.power, len(hs.hand),
-                             {t: state.tracks[t].index(h) + 1 for t in TRACKS}))
-    return rows
+    return [HouseRow(h, castle_count(state, ruleset, h), state.houses[h].supply,
+                     state.houses[h].power, len(state.houses[h].hand),
+                     {t: state.tracks[t].index(h) + 1 for t in TRACKS})
+            for h in state.order_of_play()]
+
+
+def castle_changes(before: GameState, after: GameState, ruleset: Ruleset
+                   ) -> list[tuple[str, str | None, str | None]]:
+    """(area, controller before, controller after) of every castle area (R3.5, R11) whose
+    controller (R13.1) changed between two states, in area order."""
+    out = []
+    for area in ruleset.area_ids:
+        if ruleset.areas[area].castle:
+            old, new = controller(before, ruleset, area), controller(after, ruleset, area)
+            if old != new:
+                out.append((area, old, new))
+    return out
 
 
 def round_texts(rd: RoundDir, rendered: Rendered | None,
@@ -139,22 +151,49 @@ def round_texts(rd: RoundDir, rendered: Rendered | None,
     return out.report, out.moves, out.board
 
 
+PNG_WIDTH = 1000
+"""The width of the site's PNG copies of the pictures (link previews and forums)."""
+
+
+def web_fonts(pages: list[str], lang: str) -> tuple[dict[str, bytes], str]:
+    """The WOFF2 slices of the shipped CJK font that hold a character of ``pages`` (in the face
+    of the language's script, both weights) and their ``@font-face`` rules: a machine with no
+    CJK font shows the pages in Chinese (issue 32). Nothing for English."""
+    from agot_adjudicator.render.png import WEB_FONTS
+    from agot_adjudicator.render.site import font_faces
+
+    if lang == "en" or not (WEB_FONTS / "slices.json").is_file():
+        return {}, ""
+    family = "Noto Sans CJK SC" if lang == "zh-Hans" else "Noto Sans CJK TC"
+    used = set("".join(pages))
+    chosen = [entry for entry in json.loads((WEB_FONTS / "slices.json").read_text("utf-8"))
+              if entry["family"] == family and used & set(entry["chars"])]
+    files = {f"fonts/{e['file']}": (WEB_FONTS / e["file"]).read_bytes() for e in chosen}
+    return files, font_faces(chosen, "fonts/")
+
+
 def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
-               lang: str = "en") -> SiteBuild:
+               lang: str = "en", png: bool | None = None) -> SiteBuild:
     """Check the record with ``agot replay``; if consistent, render every page and picture.
 
     ``check_new``: round 1 must be what ``agot new`` writes (``--custom-start`` turns it
     off). ``lang``: the pages' language; a round's report recorded in another one is
-    rendered again in it (:func:`round_texts`), pictures too. Nothing is written here: the caller writes
-    ``files`` (all or nothing refused).
+    rendered again in it (:func:`round_texts`), pictures too. ``png``: write a PNG copy of each
+    round as played and of the last board (default: when the PNG renderer is installed).
+    Nothing is written here: the caller writes ``files`` (all or nothing refused).
     """
+    from agot_adjudicator.render.charts import step_through
+    from agot_adjudicator.render.language import Names, tr
     from agot_adjudicator.render.picture import render_round_svg, render_svg
+    from agot_adjudicator.render.png import png_available, svg_to_png
     from agot_adjudicator.render.site import (
         STYLE,
         STYLESHEET,
         GameSite,
         RoundPage,
         index_html,
+        inline_map,
+        picture_alt,
         round_file,
         round_html,
     )
@@ -163,13 +202,16 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     rendered = {c.folder: c.rendered for c in replay.checks}
     if not replay.ok:
         return SiteBuild({}, replay)
+    png = png_available() if png is None else png
     dirs = round_dirs(game_dir)
-    files: dict[str, str] = {STYLESHEET: STYLE}
+    files: dict[str, str | bytes] = {}
     pages: list[RoundPage] = []
     latest: GameState | None = None
     final_event = None
+    names = Names(ruleset, lang)
     for index, rd in enumerate(dirs):
         ruleset = _played_under(rd.state, game_dir, ruleset)
+        names = Names(ruleset, lang)
         _, state = load_state(str(rd.state), ruleset)
         latest = state
         following = dirs[index + 1] if index + 1 < len(dirs) else None
@@ -181,15 +223,25 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
         page = RoundPage(rd.number, rd.name, report, events,
                          status="adjudicated" if done else "stopped on pending decisions")
         if done and following is not None:
+            _, after = load_state(str(following.state),
+                                  _played_under(following.state, game_dir, ruleset))
             if moves is None:
                 moves = render_round_svg(state, events, ruleset, lang=lang)
             if board is None:
-                _, after = load_state(str(following.state),
-                                      _played_under(following.state, game_dir, ruleset))
                 board = render_svg(after, ruleset, lang=lang)
             files[f"{rd.name}/moves.svg"] = moves
             files[f"{rd.name}/board.svg"] = board
             page.pictures = {"moves": f"{rd.name}/moves.svg", "board": f"{rd.name}/board.svg"}
+            with names.speaking():
+                page.maps = {kind: inline_map(svg, f"{kind}-", picture_alt(
+                    kind, rd.number, events, names)) for kind, svg in (("moves", moves),
+                                                                       ("board", board))}
+            page.standing = _standing(after, ruleset)
+            page.changes = castle_changes(state, after, ruleset)
+            if png:
+                files[f"{rd.name}/moves.png"] = svg_to_png(moves, width=PNG_WIDTH)
+                page.pngs = {"moves": f"{rd.name}/moves.png"}
+                page.png = page.pngs["moves"]
         final_event = next((e for e in events if e.get("type") == "game_ended"), final_event)
         pages.append(page)
     assert latest is not None
@@ -197,10 +249,31 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     site = GameSite(latest.game_id, ruleset.title, latest.round, latest.phase,
                     _standing(latest, ruleset), pages, board_path, latest.winner,
                     final_event if latest.winner else None)
-    files["index.html"] = index_html(site, ruleset, lang)
+    if board_path is not None:
+        last = next(p for p in reversed(pages) if "board" in p.pictures)
+        with names.speaking():
+            label = tr("Map of the board now: areas, units, power tokens and the tracks beside "
+                       "it.")
+        site.board_map = inline_map(str(files[board_path]), "now-", label)
+        if png:
+            files["board.png"] = svg_to_png(str(files[board_path]), width=PNG_WIDTH)
+            site.png = "board.png"
+            last.pngs["board"] = "board.png"
+    with names.speaking():
+        steps = step_through([(p.number, str(files[p.pictures["moves"]])) for p in pages
+                              if "moves" in p.pictures],
+                             tr("Game {game}, round by round", game=latest.game_id))
+    if steps is not None:
+        files["rounds.svg"] = steps
+        site.steps = "rounds.svg"
+    html = {"index.html": index_html(site, ruleset, lang)}
     for page in pages:
-        files[round_file(page.number)] = round_html(site, page, ruleset, lang)
-    return SiteBuild(files, replay)
+        html[round_file(page.number)] = round_html(site, page, ruleset, lang)
+    fonts, faces = web_fonts(list(html.values()), lang)
+    files.update(fonts)
+    files[STYLESHEET] = STYLE + faces
+    files.update(html)
+    return SiteBuild(dict(sorted(files.items())), replay)
 
 
 def check_site_output(game_dir: str, out_dir: str) -> None:
