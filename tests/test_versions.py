@@ -235,6 +235,17 @@ def test_a_game_recorded_by_0_1_0_replays_with_who_wrote_each_round(runner, game
         assert "round-03: pending" in result.stdout
 
 
+def test_the_demo_recorded_by_0_2_0_replays_and_names_its_maker(runner):
+    """agot 0.2.0's demo (tests/data/records/0.2.0/demo, agot-state/2, English winner reasons,
+    no ledgers, a ruleset now archived) replays under this release, on game content."""
+    result = runner.invoke(main, ["replay", str(RECORDS / "0.2.0" / "demo")])
+    assert result.exit_code == 0, result.output
+    assert "the record is consistent" in result.stdout
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith("round-")
+            and "(start)" not in line]
+    assert len([row for row in rows if row[-2:] == ["agot/0.2.0", "ok"]]) == 10
+
+
 def test_a_changed_event_is_a_substantive_difference(runner, tmp_path):
     game = tmp_path / "demo"
     shutil.copytree(OLD / "demo", game)

@@ -11,8 +11,9 @@ record under ``tests/data/records/`` (see its README).
 Versions this release reads and writes:
 
 - ``agot-state``: 1 (agot 0.1.0), 2 (agot 0.2.0: ``written_by``, the
-  chain's ``written_by`` and ``ruleset_moved``) and 3 (``winner.reason`` a code with the
-  winner's castles as its fields, not an English sentence); writes 3.
+  chain's ``written_by`` and ``ruleset_moved``) and 3 (agot 0.3.0: ``winner.reason`` a code
+  with the winner's castles as its fields, not an English sentence; the chain's ``decisions``,
+  the round's ledger); writes 3.
 - ``agot-orders`` (submissions, answers files): 1.
 - ``agot-scenario`` (conformance cases): 1.
 """
