@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from agot_adjudicator import __version__
 from agot_adjudicator.cli import main
 from agot_adjudicator.io import rulesets
 from agot_adjudicator.io.formats import CURRENT, FIRST_MAKER, MAKER, UPGRADES, read_forward
@@ -148,7 +149,7 @@ def test_state_2_records_the_winners_reason_as_text_and_3_as_a_code():
     """Issue 26: agot-state/3 records why the game was won as a code with fields; a version-2
     (or 1) record's English sentence is read forward into it, and written back as it was."""
     for path in (OLD / "demo" / "round-11" / "state.yaml",
-                 DEMO / "round-11" / "state.yaml"):
+                 RECORDS / "0.2.0" / "demo" / "round-11" / "state.yaml"):
         doc = parse_text(str(path), path.read_bytes())
         version = int(doc.data["format"].rsplit("/", 1)[1])
         assert version < 3 and doc.data["winner"]["reason"].startswith(
@@ -159,7 +160,8 @@ def test_state_2_records_the_winners_reason_as_text_and_3_as_a_code():
             "houses", "reason", "round", "castles"]
         state = GameState.from_dict(doc.data)
         maker = FIRST_MAKER if version == 1 else "agot/0.2.0"
-        ruleset = find_ruleset("first_edition", doc.data["ruleset"]["sha256"], DEMO)
+        ruleset = find_ruleset("first_edition", doc.data["ruleset"]["sha256"],
+                               path.parent.parent)
         assert state_text(state, ruleset, maker=maker, version=version) == path.read_text()
         assert "  reason: most_castles\n" in state_text(state, ruleset)
 
@@ -198,7 +200,7 @@ def test_a_state_from_the_future_is_refused_and_nothing_written(runner, short):
     before = _files(short)
     result = runner.invoke(main, ["adjudicate", "--game", str(short)])
     assert result.exit_code == 1, result.output
-    assert "agot-state/99 is newer than agot 0.2.0 reads (it reads agot-state/1 to " \
+    assert f"agot-state/99 is newer than agot {__version__} reads (it reads agot-state/1 to " \
            "agot-state/3)" in result.stderr
     assert _files(short) == before
 
