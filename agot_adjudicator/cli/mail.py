@@ -24,6 +24,7 @@ from agot_adjudicator.cli.options import (
 from agot_adjudicator.errors import MessagesNotAccepted, Problem, UsageError, escaped
 from agot_adjudicator.io.clock import now_utc, parse_utc
 from agot_adjudicator.io.gamedir import current_round
+from agot_adjudicator.io.mail import read_stdin
 from agot_adjudicator.render.language import tr
 from agot_adjudicator.workflow.inbox import receive
 from agot_adjudicator.workflow.send import NotAllSent, Server, parse_server, send_round
@@ -54,7 +55,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     if when is None:
         raise click.BadParameter(f"'{escaped(when_text or '', 60)}' is not an ISO 8601 time",
                                  param_hint="--received")
-    stdin = sys.stdin.buffer.read() if "-" in messages else None
+    stdin = read_stdin(sys.stdin.buffer) if "-" in messages else None  # bounded
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)

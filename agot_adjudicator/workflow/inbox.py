@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,8 @@ from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.hints import joined
 from agot_adjudicator.io.ledger import Entry
 from agot_adjudicator.io.lock import game_lock
-from agot_adjudicator.io.mail import Message, gather, read_message
+from agot_adjudicator.io.mail import Message, gather, read_message, without_secret
+from agot_adjudicator.io.mail import shown as printable
 from agot_adjudicator.io.messages import MESSAGES, Index
 from agot_adjudicator.io.names import Renamed, ids_from_names
 from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
@@ -47,7 +49,7 @@ from agot_adjudicator.io.reading import Document, load_yaml, parse_text
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.io.stored import AHEAD, received_path, received_text, stored_text
 from agot_adjudicator.io.submissions import HouseSection, Source, plan_problems
-from agot_adjudicator.io.writing import write_atomic, write_bytes_atomic
+from agot_adjudicator.io.writing import write_atomic, write_private
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_, Msg
@@ -125,6 +127,8 @@ def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
     if not Path(game_dir).is_dir():
         raise UsageError(f"{game_dir}: not a game directory (no such directory)")
     with game_lock(game_dir):
+        _private_folder(Path(game_dir) / "messages")
+        leftovers(game_dir)
         intake = _Intake(game_dir, ruleset, received, lang)
         messages = [read_message(i) for i in gather(arguments, stdin)]
         order = sorted(range(len(messages)),
@@ -155,6 +159,8 @@ class _Check:
     owed: list[dict[str, Any]] = field(default_factory=list)
     merged: dict[str, Any] | None = None
     replaced: list[str] = field(default_factory=list)
+    secret: str | None = None
+    """The secret the message gave: removed from the kept copy and the receipt."""
 
     def fail(self, verdict: str, reason: str) -> _Check:
         self.verdict = verdict
@@ -175,11 +181,19 @@ class _Intake:
         self.players = read_players(game_dir)
         self.index = Index.read(game_dir)
         self.names = name_index(ruleset)
+        self.orphans = _orphans(self.index)
+
+    def _number(self, digest: str | None) -> int:
+        """The message's number: a new one, or the one a killed run kept this message under
+        without its index line (the re-run takes it again under that number: one line)."""
+        if digest is not None and digest[:8] in self.orphans:
+            return self.orphans.pop(digest[:8])
+        return self.index.next_number()
 
     def process(self, message: Message) -> Outcome:
-        number = self.index.next_number()
         raw = message.incoming.raw
         digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
+        number = self._number(digest)
         stem = f"{number:04d}-{digest[:8]}" if digest else f"{number:04d}-unreadable"
         before = self.index.duplicate_of(digest, message.message_id, message.sender)
         kept = None
@@ -188,10 +202,10 @@ class _Intake:
                 "duplicate", Msg("message {number} (received {when}) is this one: nothing "
                                  "changed", number=before["n"], when=before.get("received")))
         else:
-            if raw is not None:
-                kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
-                write_bytes_atomic(self.index.folder / kept, raw)
             check = self._check(message, number)
+            if raw is not None:  # kept without its secret, 0600 (issue 27)
+                kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
+                write_private(self.index.folder / kept, without_secret(raw, check.secret))
         house = check.house
         stored = None
         when = effective_time(message, self.received)
@@ -204,7 +218,9 @@ class _Intake:
             receipt = _receipt(number, kept, digest, self.received, message, check, self.stand,
                                self.names, stored)
         receipt_file = f"{stem}.receipt.txt"
-        write_atomic(self.index.folder / receipt_file, receipt)
+        if check.secret:
+            receipt = receipt.replace(check.secret, "[secret removed]")
+        write_private(self.index.folder / receipt_file, receipt.encode("utf-8"))
         self.index.append({
             "n": number, "file": kept or (before or {}).get("file"), "receipt": receipt_file,
             "sha256": digest, "received": utc_text(self.received), "effective": utc_text(when),
@@ -263,6 +279,7 @@ class _Intake:
             return check.fail("malformed", Msg("the submission is not readable YAML"))
         data = dict(doc.data)
         secret = data.pop("secret", None)
+        check.secret = secret if isinstance(secret, str) and secret else None
         withdraw = data.pop("withdraw", None)
         doc = Document(doc.name, data, doc.sha256,
                        {p: v for p, v in doc.positions.items() if p[:1] != ("secret",)},
@@ -280,7 +297,7 @@ class _Intake:
         check.house = house
         if house not in state.houses:
             return check.fail("refused", Msg("'{value}' is not a house in play in this game",
-                                             value=house))
+                                             value=printable(house, 60)))
         if secret is not None and not isinstance(secret, str):
             return check.fail("refused", Msg("`secret:` must be the text the moderator sent you"))
         why = _who(message, house, secret, self.players)
@@ -306,7 +323,8 @@ class _Intake:
             if str(answer_id).rsplit("/", 1)[-1] != house:
                 return check.fail("refused", Msg("{house} cannot answer {id}: it is another "
                                                  "house's decision (a house answers only its "
-                                                 "own)", house=house, id=answer_id))
+                                                 "own)", house=house,
+                                                 id=printable(str(answer_id), 80)))
         if data["round"] != state.round:
             check.problems = [doc.problem(["round"], Msg(
                 "this submission is for round {round}; the game is at round {now}",
@@ -578,6 +596,44 @@ def _say(text: str) -> str:
     from agot_adjudicator.render.language import say
 
     return say(text)
+
+
+def _orphans(index: Index) -> dict[str, int]:
+    """Kept messages with no index line (a run killed between keeping a message and its
+    index line): SHA8 -> number."""
+    listed = {e.get("n") for e in index.entries}
+    out: dict[str, int] = {}
+    if index.folder.is_dir():
+        for child in index.folder.iterdir():
+            head, _, rest = child.name.partition("-")
+            sha8 = rest.split(".", 1)[0]
+            if head.isdigit() and int(head) not in listed and child.suffix in (".eml", ".txt") \
+                    and not child.name.endswith(".receipt.txt") and len(sha8) == 8:
+                out.setdefault(sha8, int(head))
+    return out
+
+
+def _private_folder(folder: Path) -> None:
+    """``folder`` made (or kept) 0700 whatever the umask: kept messages hold what players
+    sent (issue 27)."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+
+
+def leftovers(game_dir: str | Path) -> list[Path]:
+    """Remove the temporary files a killed run left (``.NAME.XXXX.tmp`` beside the kept
+    messages, the orders and the received parts) and say which: under the game lock no other
+    run is writing them."""
+    root = Path(game_dir)
+    removed = []
+    for folder in [root / MESSAGES, *root.glob("round-*/orders"), *root.glob("round-*/received")]:
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for tmp in folder.glob(".*.tmp"):
+            if tmp.is_file() and not tmp.is_symlink():
+                tmp.unlink(missing_ok=True)
+                removed.append(tmp)
+    return removed
 
 
 def inbox_received(game_dir: str | Path, round_number: int, house: str,
