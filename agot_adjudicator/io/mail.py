@@ -585,8 +585,16 @@ def _leaves(msg: EmailMessage) -> tuple[list[EmailMessage], str | None]:
 
 
 def _text_of(part: EmailMessage) -> str:
-    """A text part's content; ``format=flowed`` decoded (RFC 3676)."""
-    content = str(part.get_content())
+    """A text part's content; ``format=flowed`` decoded (RFC 3676). A charset Python does not
+    know is read as UTF-8 when the bytes are UTF-8 (the submission is UTF-8, formats.md), else
+    the part cannot be decoded (docs/protocol.md P8)."""
+    try:
+        content = str(part.get_content())
+    except LookupError:
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes):
+            raise
+        content = payload.decode("utf-8")
     if part.get_content_type() == "text/plain" and \
             str(part.get_param("format", "") or "").lower() == "flowed":
         delsp = str(part.get_param("delsp", "") or "").lower() == "yes"
