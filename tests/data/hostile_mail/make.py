@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import json
 import quopri
-from email.message import EmailMessage
 from pathlib import Path
 
 HERE = Path(__file__).parent
