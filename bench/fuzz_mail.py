@@ -241,13 +241,21 @@ def check_one(raw: bytes, neutral: bool, want: dict[str, Any]) -> str | None:
 def fuzz(runs: int | None, minutes: float | None, seed: int, cap_mb: int,
          out: Any = sys.stdout) -> collections.Counter:
     """Run the fuzzer; the counter holds runs and every failure kind (see the module)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = cap_mb * 1024 * 1024
         if soft == resource.RLIM_INFINITY or soft > cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     except (ValueError, OSError):
         pass
+    try:
+        return _fuzz(runs, minutes, seed, cap_mb, out)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # the caller's limit again
+
+
+def _fuzz(runs: int | None, minutes: float | None, seed: int, cap_mb: int,
+          out: Any) -> collections.Counter:
     rng = random.Random(seed)
     pool = seeds()
     want = parse_text("seed", YAML.encode()).data
