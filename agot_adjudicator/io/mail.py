@@ -42,6 +42,9 @@ MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 """A message larger than this (16 MiB) is refused: recorded in the index with its receipt
 (its first 16 MiB kept). Every limit below is checked on the bytes, before any parsing
 (docs/formats.md, *Limits*)."""
+MAX_LINES = 400_000
+"""Lines in a message (a 16 MiB base64 attachment has 220,000): the parser keeps each line as
+an object, so millions of short lines would cost far more memory than their bytes."""
 MAX_HEADER_BYTES = 64 * 1024
 """The header section (up to the first empty line) of a message: 64 KiB."""
 MAX_HEADER_FIELDS = 200
@@ -527,6 +530,9 @@ def bounds(raw: bytes) -> str | None:
     recursion on."""
     if len(raw) > MAX_MESSAGE_BYTES:
         return too_big(len(raw))
+    lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
+    if lines > MAX_LINES:
+        return Msg("{count} lines; the limit is {limit}", count=lines, limit=MAX_LINES)
     end = re.search(rb"\r?\n\r?\n", raw)
     head_end = end.start() if end else len(raw)
     if head_end > MAX_HEADER_BYTES:
