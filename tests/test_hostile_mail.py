@@ -202,3 +202,37 @@ def test_send_refuses_a_login_in_clear_and_a_bad_from(game):
                                               "127.0.0.1:1", "--from", "gm@example.org",
                                               "--user", "gm"])
     assert result.exit_code == 2 and "--insecure-login" in result.output
+
+
+def test_site_refuses_a_symlinked_folder_inside_its_output_and_writes_nothing(tmp_path):
+    """`site -o OUT` with OUT/round-01 a link to a folder outside: refused, exit 2, nothing
+    written inside or outside (issue 27 item 7)."""
+    demo = Path(__file__).resolve().parent.parent / "scenarios" / "games" / "demo"
+    out = tmp_path / "out"
+    outside = tmp_path / "outside"
+    out.mkdir()
+    outside.mkdir()
+    (out / "round-01").symlink_to(outside, target_is_directory=True)
+    result = run("site", "--game", str(demo), "-o", str(out), "--no-png")
+    assert result.exit_code == 2 and "symlink" in result.output, result.output
+    assert list(outside.iterdir()) == []
+    assert sorted(p.name for p in out.iterdir()) == ["round-01"]
+
+
+def test_write_together_replaces_a_linked_file_and_refuses_a_linked_folder(tmp_path):
+    from agot_adjudicator.errors import UsageError
+    from agot_adjudicator.io.commit import write_together
+
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    out.mkdir()
+    outside.mkdir()
+    (outside / "victim.txt").write_text("keep", encoding="utf-8")
+    (out / "a.txt").symlink_to(outside / "victim.txt")
+    write_together([(out / "a.txt", "new")], root=out)
+    assert not (out / "a.txt").is_symlink() and (out / "a.txt").read_text() == "new"
+    assert (outside / "victim.txt").read_text() == "keep"
+    (out / "sub").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(UsageError):
+        write_together([(out / "b.txt", "x"), (out / "sub" / "c.txt", "y")], root=out)
+    assert not (out / "b.txt").exists() and sorted(p.name for p in outside.iterdir()) == [
+        "victim.txt"]
