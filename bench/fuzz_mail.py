@@ -14,13 +14,16 @@ seed and applies one to three mutations:
   unknown charset, an odd Content-Type or Content-Transfer-Encoding, a bad boundary;
 - *structure*: the message nested in up to 15 multiparts or message/rfc822 parts, up to 300
   parts added;
+- *values*: a value of the submission replaced by an odd one (a list, a map, a boolean, null,
+  a huge number, control characters, long text) or a key added, through a whole ``inbox`` run;
 - *neutral* (the submission must come out as sent, or be refused): the body re-encoded
   (base64, quoted-printable, format=flowed with soft breaks and DelSp), headers added, an HTML
   alternative, prose before and after, a quoted reply, CRLF or LF line ends, a stray prose
   line inside the YAML.
 
 Every run reads the message as ``agot inbox`` does (:func:`agot_adjudicator.io.mail.read_message`
-without its last guard) and parses its submission; one run in 25 goes through a whole
+without its last guard) and parses its submission; each *values* run and one run in 25 of the
+others goes through a whole
 ``inbox`` run (the CLI, in process) on a copy of a game, one in 50 through an mbox and a
 Maildir (:func:`~agot_adjudicator.io.mail.gather`). The address space is capped (``--cap-mb``,
 ``RLIMIT_AS``) and each run has a 10-second alarm. Printed: runs, tracebacks, hangs, runs over
@@ -223,6 +226,49 @@ def _neutral(rng: random.Random) -> tuple[bytes, bool]:
     return bytes(msg), True
 
 
+ODD: list[Any] = [[], {}, [["footman"]], {"a": [1]}, True, False, None, 10**40, -1, 0x7FFF,
+                  "x" * 3000, "ünï", "\x1b[2J", 0, [None], [True], {"x": {"y": [1, {}]}}, 1.5,
+                  "", "raid", "winterfell", "stark", {"stark": 1}, ["a", ["b"]], "0x" + "f" * 99]
+KEYS = ["orders", "bids", "wildlings", "plans", "answers", "withdraw", "house", "round",
+        "secret", "plnas", "houses", "format", "marches", "iron_throne", "winterfell"]
+
+
+def _odd_submission(rng: random.Random) -> bytes:
+    """A mail whose submission has a value replaced by an odd one, or a key added (a shape the
+    schema refuses, or one it takes): the intake must answer it with a receipt."""
+    import yaml
+
+    data: Any = yaml.safe_load(YAML)
+    data["plans"] = {"marches": [{"from": "winterfell", "moves": {"moat_cailin": ["knight"]}}]}
+    for _ in range(rng.randrange(1, 4)):
+        node = data
+        for _ in range(rng.randrange(0, 3)):
+            if isinstance(node, dict) and node:
+                child = node[rng.choice(sorted(node, key=str))]
+                if isinstance(child, (dict, list)) and child:
+                    node = child
+            elif isinstance(node, list) and node:
+                child = rng.choice(node)
+                if isinstance(child, (dict, list)) and child:
+                    node = child
+        value = rng.choice(ODD)
+        if isinstance(node, dict):
+            key = rng.choice(sorted(node, key=str)) if node and rng.random() < 0.6 \
+                else rng.choice(KEYS)
+            node[key] = value
+        elif isinstance(node, list) and node:
+            node[rng.randrange(len(node))] = value
+    data["secret"] = SECRET if rng.random() < 0.8 else data.get("secret")
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None)
+    if not text.startswith("format:"):
+        text = "format: agot-orders/1\n" + "\n".join(line for line in text.splitlines()
+                                                     if not line.startswith("format:")) + "\n"
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = "ned@winterfell.org", "orders"
+    msg.set_content(text)
+    return bytes(msg)
+
+
 def check_one(raw: bytes, neutral: bool, want: dict[str, Any]) -> str | None:
     """'altered' when a neutral message's submission is found and differs from the seed's."""
     incoming = mail.Incoming("fuzz.eml", raw, kind="mail")
@@ -271,7 +317,10 @@ def _fuzz(runs: int | None, minutes: float | None, seed: int, cap_mb: int,
                 (deadline is None or time.monotonic() < deadline):
             counts["runs"] += 1
             neutral = False
-            if rng.random() < 0.3:
+            odd = rng.random() < 0.1
+            if odd:
+                raw = _odd_submission(rng)
+            elif rng.random() < 0.3:
                 raw, neutral = _neutral(rng)
             else:
                 raw = rng.choice(pool)
@@ -287,7 +336,7 @@ def _fuzz(runs: int | None, minutes: float | None, seed: int, cap_mb: int,
                 elif found:
                     counts[found] += 1
                     examples.setdefault(found, raw[:2000].decode("utf-8", "replace"))
-                if counts["runs"] % 25 == 0:
+                if odd or counts["runs"] % 25 == 0:
                     counts["inbox runs"] += 1
                     _inbox(game, work, raw, counts)
                 if counts["runs"] % 50 == 0:

@@ -129,9 +129,15 @@ def shown(text: str | None, limit: int = SHOWN) -> str:
 
     >>> print(shown("hi \x1b]0;owned\x07\nnext"))
     hi \x1b]0;owned\x07\nnext
+    >>> shown("{house: stark, secret: s3cr3t}")
+    '{house: stark, secret: [secret removed]}'
     """
     text = clean(text or "").replace("\r", "\\r").replace("\n", "\\n")
-    return escaped(text, limit)
+    return escaped(_SHOWN_SECRET.sub(r"\1[secret removed]", text), limit)
+
+
+_SHOWN_SECRET = re.compile(r"""(secret["']?[ \t]*:[ \t]*)[^\s,}\]]+""", re.IGNORECASE)
+"""A ``secret: VALUE`` in a value shown from a message: the value is never shown."""
 
 
 def clean(text: str) -> str:
