@@ -236,3 +236,26 @@ def test_write_together_replaces_a_linked_file_and_refuses_a_linked_folder(tmp_p
         write_together([(out / "b.txt", "x"), (out / "sub" / "c.txt", "y")], root=out)
     assert not (out / "b.txt").exists() and sorted(p.name for p in outside.iterdir()) == [
         "victim.txt"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if c["verdict"] == "accepted"))
+def test_an_accepted_message_stores_what_was_sent_and_its_receipt_says_it(game, name):
+    """Nothing cut (issue 27 item 1): the stored orders are the sent ones, the plan too when
+    the message had one, and the receipt echoes the stored submission line by line."""
+    from agot_adjudicator.io.reading import load_yaml
+    from agot_adjudicator.io.rulesets import load_ruleset
+    from agot_adjudicator.model.naming import name_index
+    from agot_adjudicator.render.receipt import echo_lines
+
+    raw = (CORPUS / f"{name}.eml").read_bytes()
+    result = run("inbox", "--game", str(game), "--received", WHEN, str(CORPUS / f"{name}.eml"))
+    assert result.exit_code == 0, result.output
+    stored = load_yaml(game / "round-01" / "orders" / "stark.yaml").data
+    assert stored["orders"] == {"winterfell": "march_plus1", "white_harbor": "support",
+                                "the_shivering_sea": "defense_plus1"}
+    if b"moat_cailin" in raw:
+        assert stored["plans"]["marches"] == [{"from": "winterfell", "leave_power_token": True,
+                                               "moves": {"moat_cailin": ["knight"]}}]
+    flat = " ".join(result.output.split())
+    for line in echo_lines(stored, name_index(load_ruleset())):
+        assert " ".join(line.split()) in flat, line
