@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.hints import joined
 from agot_adjudicator.io.ledger import Entry
 from agot_adjudicator.io.lock import game_lock
-from agot_adjudicator.io.mail import Message, gather, read_message, without_secret
+from agot_adjudicator.io.mail import Message, gather, read_message, secret_words, without_secret
 from agot_adjudicator.io.mail import shown as printable
 from agot_adjudicator.io.messages import MESSAGES, Index
 from agot_adjudicator.io.names import Renamed, ids_from_names
@@ -183,6 +183,34 @@ class _Intake:
         self.names = name_index(ruleset)
         self.orphans = _orphans(self.index)
 
+    def _is_secret(self, word: bytes) -> bool:
+        """Whether ``word`` is a house's secret (players.yaml's salted hashes)."""
+        try:
+            text = word.decode("ascii")
+        except UnicodeDecodeError:
+            return False
+        return any(secret_matches(s, text) for s in self.players.houses.values()
+                   if s.secret_sha256)
+
+    def _secret_test(self) -> Callable[[bytes], bool] | None:
+        """:meth:`_is_secret`, or None in a game that keeps no secrets (nothing to test)."""
+        return self._is_secret if any(s.secret_sha256 for s in self.players.houses.values()) \
+            else None
+
+    def _hide(self, text: str, secret: str | None) -> str:
+        """``text`` (a receipt, a reason) with the message's secret and any house's secret in
+        it replaced (a stray line, a Subject may quote one): printed and kept, never a secret."""
+        found = {secret.encode("utf-8")} if secret else set()
+        test = self._secret_test()
+        if test is not None:
+            found |= secret_words(text.encode("utf-8"), test)
+        found = {v for v in found if v.decode("utf-8", "replace") in text}
+        if not found:
+            return text  # unchanged: a Msg stays a Msg (it translates)
+        for value in sorted(found, key=len, reverse=True):
+            text = text.replace(value.decode("utf-8", "replace"), "[secret removed]")
+        return text
+
     def _number(self, digest: str | None) -> int:
         """The message's number: a new one, or the one a killed run kept this message under
         without its index line (the re-run takes it again under that number: one line)."""
@@ -205,7 +233,8 @@ class _Intake:
             check = self._check(message, number)
             if raw is not None:  # kept without its secret, 0600 (issue 27)
                 kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
-                write_private(self.index.folder / kept, without_secret(raw, check.secret))
+                write_private(self.index.folder / kept,
+                              without_secret(raw, check.secret, self._secret_test()))
         house = check.house
         stored = None
         when = effective_time(message, self.received)
@@ -218,8 +247,8 @@ class _Intake:
             receipt = _receipt(number, kept, digest, self.received, message, check, self.stand,
                                self.names, stored)
         receipt_file = f"{stem}.receipt.txt"
-        if check.secret:
-            receipt = receipt.replace(check.secret, "[secret removed]")
+        receipt = self._hide(receipt, check.secret)
+        check.reasons = [self._hide(r, check.secret) for r in check.reasons]
         write_private(self.index.folder / receipt_file, receipt.encode("utf-8"))
         self.index.append({
             "n": number, "file": kept or (before or {}).get("file"), "receipt": receipt_file,

@@ -138,6 +138,13 @@ CASES: dict[str, tuple[bytes, str, list[str]]] = {
     "no_boundary": (crlf(f"{HEAD}Subject: x\nMIME-Version: 1.0\nContent-Type: multipart/mixed\n\n"
                          f"{ORDERS}"), "malformed", ["malformed mail message"]),
     "binary": (bytes(range(256)) * 8, "malformed", []),
+    "secret_mangled": (plain(ORDERS.replace(f"secret: {SECRET}", f"secret = {SECRET}")
+                             + f"\nPS my key is x{SECRET}, Subject: {SECRET}\n"), "malformed",
+                       ["is not YAML of the submission", "[secret removed]"]),
+    "secret_qp_split": (plain(quopri.encodestring(crlf(ORDERS.replace(
+        "house: stark", "house: stark # " + "x" * 60))).decode().replace(
+        SECRET[:10], SECRET[:10] + "=\r\n"), cte="quoted-printable"), "accepted",
+                        ["Support in White Harbor"]),
     "empty_headers_only": (crlf(f"{HEAD}Subject: x\n"), "malformed", ["no submission found"]),
 }
 
