@@ -19,7 +19,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from agot_adjudicator.cli.commands import main
+from agot_adjudicator.cli import main
 from browser import Chromium, find_chromium
 from click.testing import CliRunner
 from contrast import contrast
