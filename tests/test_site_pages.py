@@ -19,12 +19,12 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from agot_adjudicator.cli import main
 from browser import Chromium, find_chromium
 from click.testing import CliRunner
 from contrast import contrast
 from ruamel.yaml import YAML
 
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.board import castle_count, controller
 from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.rulesets import load_ruleset
