@@ -816,7 +816,7 @@ def _legend(ruleset: Ruleset, x: float, y: float, round_picture: bool = False
                                 ("stroke-width", 2.2)])
          + _el("path", [("d", f"M{_n(x + 30)} {_n(y)}h24"), ("stroke", RIVER),
                         ("stroke-width", 3.2)]),
-         tr("coast · river: no crossing (the lands are not adjacent)")),
+         tr("coast · river: no march or retreat across (R5.11)")),
     ]
     if round_picture:
         rows += [
