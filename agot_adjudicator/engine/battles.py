@@ -124,9 +124,11 @@ class Strength:
 
     @property
     def total(self) -> int:
-        return (self.units_strength + (self.order["bonus"] if self.order else 0)
-                + sum(x["strength"] for x in self.support)
-                + (self.card["strength"] if self.card else 0) + self.blade)
+        bonus: int = self.order["bonus"] if self.order else 0
+        card: int = self.card["strength"] if self.card else 0
+        support: int = sum(x["strength"] for x in self.support)
+        return (self.units_strength + bonus + support
+                + card + self.blade)
 
     def with_blade(self) -> Strength:
         """This side with the Blade's +1 (R6.5)."""
@@ -374,7 +376,8 @@ def strength(ctx: Context, fight: Fight, role: str, declarations: Sequence[Decla
     rs, s = ctx.ruleset, ctx.state
     house = fight.house(role)
     values = mods.unit_values[role]
-    units = {u: {"count": fight.units[role].count(u), "strength": values[u]}
+    units: dict[str, dict[str, int]] = {
+        u: {"count": fight.units[role].count(u), "strength": values[u]}
              for u in ("footman", "knight", "ship") if u in fight.units[role]}
     unit_total = sum(v["count"] * v["strength"] for v in units.values())
     if role == "attacker":

@@ -24,6 +24,7 @@ from agot_adjudicator.engine.board import (
 )
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.house_cards import Attack
 from agot_adjudicator.engine.support import declare_support
 from agot_adjudicator.engine.turns import round_robin
 from agot_adjudicator.model.state import sort_units, without
@@ -227,7 +228,7 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
         check_instant_win(ctx)
     for dest in contests:
         if dest not in neutral:
-            battles.resolve_battle(ctx, battles.Attack(key, house, origin, dest,
+            battles.resolve_battle(ctx, Attack(key, house, origin, dest,
                                                        tuple(sort_units(list(moves[dest]))),
                                                        order))
             check_instant_win(ctx)

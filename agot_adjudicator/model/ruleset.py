@@ -158,6 +158,13 @@ class Ruleset:
     packaged one for a ruleset without it): presentation and intake, not in :attr:`sha256`."""
 
     @property
+    def words(self) -> Glossary:
+        """:attr:`glossary`, which every loaded ruleset has (the loader adds the packaged one)."""
+        if self.glossary is None:
+            raise LookupError(f"ruleset {self.name} was built without a glossary")
+        return self.glossary
+
+    @property
     def area_ids(self) -> tuple[str, ...]:
         """All area ids, land first then sea, each alphabetical (the fixed id order)."""
         return tuple(self.areas)

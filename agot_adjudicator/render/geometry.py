@@ -227,7 +227,8 @@ def _map_layout(key: tuple) -> MapLayout:
     rooms = {a: area_box(areas[a]) for a in ids}
     shaped = all(areas[a].shape for a in ids)
     if not shaped:
-        rings = {a: (((rooms[a][0], rooms[a][1]), (rooms[a][2], rooms[a][1]),
+        rings: dict[str, tuple[tuple[Point, ...], ...]] = {
+            a: (((rooms[a][0], rooms[a][1]), (rooms[a][2], rooms[a][1]),
                       (rooms[a][2], rooms[a][3]), (rooms[a][0], rooms[a][3])),) for a in ids}
         links = []
         for a, b in _pairs_of(ids, adjacent):
