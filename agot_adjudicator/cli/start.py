@@ -144,7 +144,7 @@ def _set_players(game_dir: str, houses: list[str], addresses: dict[str, str],
             if house in new_secrets:
                 issued[house], current = new_secret(current)
             settings[house] = current
-        write_players(game_dir, Players(settings, players.deadline))
+        write_players(game_dir, replace(players, houses=settings))
     return issued
 
 
