@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agot_adjudicator.engine import battles
+from agot_adjudicator.engine import aftermath, battles
 from agot_adjudicator.engine.board import (
     UNIT_STRENGTH,
     check_instant_win,
@@ -165,9 +165,9 @@ def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list
     else:
         # The units go back; those the supply limit cannot hold there are destroyed, as for a
         # beaten attacker's retreat (R5.8, R6.8, R6.9).
-        kept = battles.kept_by_supply(ctx, house, origin, len(units), None)
+        kept = aftermath.kept_by_supply(ctx, house, origin, len(units), None)
         if kept < len(units):
-            lost = battles.choose_units(
+            lost = aftermath.choose_units(
                 ctx, f"{key}/retreat_losses/{house}", "retreat_losses",
                 house, units, len(units) - kept,
                 Msg("only {count} of your units {listed} can go back to {origin} within your "

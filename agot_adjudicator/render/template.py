@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agot_adjudicator.engine.battles import retreat_options
+from agot_adjudicator.engine.aftermath import retreat_options
 from agot_adjudicator.engine.board import LOSS_ORDER, controlled_areas, destinations
 from agot_adjudicator.engine.mustering import ship_seas
 from agot_adjudicator.engine.planning import RESTRICTED_KIND, stars_allowed
