@@ -790,3 +790,13 @@ def answers_block(pending: Sequence[PendingDecision]) -> str:
         entry = dump_yaml({p.request.id: value}).rstrip("\n").split("\n")
         lines += ["  " + line for line in entry]
     return "\n".join(lines) + "\n"
+
+
+def picture_links(fmt: str, links: Sequence[tuple[str, str]]) -> str:
+    """What follows a report to name its pictures (``links``: label and file, the labels said
+    in the speaker's language): Markdown images, or ``label: file`` lines in plain text
+    (``mail/report.txt``, ``--format text``)."""
+    if fmt == "markdown":
+        return "".join(f"\n![{label}]({file})\n" for label, file in links)
+    return "\n" + "".join(tr("{label}: {file}", label=label, file=file) + "\n"
+                          for label, file in links)
