@@ -30,7 +30,7 @@ from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.picture import render_round_svg, render_svg
-from agot_adjudicator.render.site import STYLE
+from agot_adjudicator.render.sitestyle import STYLE
 from agot_adjudicator.workflow.site import read_log
 
 ROOT = Path(__file__).resolve().parent.parent
