@@ -706,7 +706,12 @@ def _part(message: Message, part: EmailMessage, attachments: list[tuple[str, byt
         else:
             attachments.append((label, payload))
     elif ctype in ("text/plain", "text/html") and disposition != "attachment":
-        encoded = part.get_payload()
+        try:
+            encoded = part.get_payload()
+        except (LookupError, UnicodeError, ValueError) as exc:  # a charset "x\0y"
+            message.problems.append(Msg("a {type} part cannot be decoded: {error}",
+                                        type=ctype, error=shown(str(exc), 120)))
+            return
         if isinstance(encoded, str) and len(encoded) > MAX_TEXT_BYTES:
             message.problems.append(Msg("a {type} part of {size} bytes; the limit is {limit} "
                                         "(send the submission as a .yaml attachment)",

@@ -117,6 +117,8 @@ CASES: dict[str, tuple[bytes, str, list[str]]] = {
                          "malformed", ["over 20 attachments"]),
     "unknown_charset": (plain(ORDERS, ctype="text/plain; charset=x-no-such-charset"),
                         "accepted", ["Support in White Harbor"]),
+    "charset_nul": (plain(ORDERS, ctype='text/plain; charset="x\x00y"'), "malformed",
+                    ["cannot be decoded"]),
     "base64_body": (plain(base64.encodebytes(crlf(ORDERS)).decode(), cte="base64"), "accepted",
                     ["Support in White Harbor"]),
     "qp_body": (plain(quopri.encodestring(crlf(ORDERS)).decode(), cte="quoted-printable"),
