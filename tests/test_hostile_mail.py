@@ -259,3 +259,14 @@ def test_an_accepted_message_stores_what_was_sent_and_its_receipt_says_it(game, 
     flat = " ".join(result.output.split())
     for line in echo_lines(stored, name_index(load_ruleset())):
         assert " ".join(line.split()) in flat, line
+
+
+@pytest.mark.parametrize("number", ["0x" + "f" * 5000, "0o" + "7" * 5000, "0b" + "1" * 5000,
+                                    "9" * 5000])
+def test_validate_bounds_integers_of_every_base(game, tmp_path, number):
+    path = tmp_path / "stark.yaml"
+    path.write_text("format: agot-orders/1\nround: 1\nhouse: stark\nwildlings: " + number + "\n",
+                    encoding="utf-8")
+    result = run("validate", "--game", str(game), str(path))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "numbers have at most 100" in result.output and ":4:12:" in result.output
