@@ -32,7 +32,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from agot_adjudicator.engine.board import castle_count, controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
@@ -75,6 +74,7 @@ from agot_adjudicator.render.svg import (
     barrel,
     castle_icon,
     crown,
+    escape,
     halo,
     house_letter,
     house_style,
@@ -84,6 +84,7 @@ from agot_adjudicator.render.svg import (
     order_token,
     path,
     power_token,
+    quoteattr,
     shield,
     text_width,
     unit_glyph,

@@ -13,7 +13,6 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset
 from agot_adjudicator.render.language import sep, speaker, tr
@@ -33,6 +32,32 @@ def _n(value: float) -> str:
     """
     rounded = round(value, 1)
     return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` escaped for XML character data (what ``xml.sax.saxutils.escape``
+    does, without importing ``xml.sax``, which imports the network stack: issue 33).
+
+    >>> escape("a < b & c > d")
+    'a &lt; b &amp; c &gt; d'
+    """
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a quoted XML attribute value, as ``xml.sax.saxutils.quoteattr`` writes it:
+    escaped, line breaks and tabs as character references, in double quotes (single quotes
+    when the value holds a double quote and no single one).
+
+    >>> print(quoteattr('say "hi"'), quoteattr("it's \\"x\\""), quoteattr("a\\nb"))
+    'say "hi"' "it's &quot;x&quot;" "a&#10;b"
+    """
+    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"{}"'.format(text.replace('"', "&quot;"))
 
 
 _NEEDS_QUOTING = re.compile("[&<>\"'\n\r\t]")

@@ -22,6 +22,7 @@ from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
 from agot_adjudicator.workflow.present import now_text, state_text
+from agot_adjudicator.workflow.run_options import NO_OPTIONS, RunOptions
 from agot_adjudicator.workflow.validate import (  # noqa: F401 (engine_inputs: bench/)
     engine_inputs,
     house_problems,
@@ -33,42 +34,6 @@ from agot_adjudicator.workflow.validate import (  # noqa: F401 (engine_inputs: b
 
 # --- adjudicate ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class RunOptions:
-    """What the moderator asks of a run beside the files: the documented defaults to apply
-    (docs/protocol.md P2). One value, passed whole from the command line to the engine call, so
-    that every way of running a round (files, a game directory, what-if, replay) gets the same
-    options; the next state's chain records them and replay runs the round again with them."""
-
-    nmr: tuple[str, ...] = ()
-    """``--nmr HOUSE``: no moves received from these houses, their defaults apply."""
-    defaults: bool = False
-    """``--defaults``: the documented default of every missing answer."""
-
-    def chain(self) -> dict[str, Any] | None:
-        """The chain's ``options`` (None when no option was given)."""
-        if not self.nmr and not self.defaults:
-            return None
-        return {"nmr": sorted(set(self.nmr)), "defaults": self.defaults}
-
-    @classmethod
-    def from_chain(cls, chain: Any) -> RunOptions:
-        """The options a recorded chain says its round was run with (none when it says none
-        or is unreadable: replay then finds the difference).
-
-        >>> RunOptions.from_chain({"options": {"nmr": ["stark", 1], "defaults": True}})
-        RunOptions(nmr=('stark',), defaults=True)
-        """
-        options = chain.get("options") if isinstance(chain, dict) else None
-        if not isinstance(options, dict):
-            return cls()
-        nmr = options.get("nmr")
-        houses = tuple(h for h in nmr if isinstance(h, str)) if isinstance(nmr, list) else ()
-        return cls(houses, options.get("defaults") is True)
-
-
-NO_OPTIONS = RunOptions()
-"""A run with no option: the files alone decide."""
 
 
 @dataclass
