@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,22 +54,24 @@ class Adjudication:
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
                      options: RunOptions = NO_OPTIONS,
                      moved_from: Ruleset | None = None,
-                     recorded: dict[str, Any] | None = None) -> Adjudication:
+                     recorded: dict[str, Any] | None = None,
+                     read: Callable[[str], Document] = read_yaml) -> Adjudication:
     """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`.
 
     ``moved_from``: the state is played under that ruleset and the game moves on to
     ``ruleset`` with this round (``adjudicate --game DIR --move-ruleset``). ``recorded``: the
-    defaults of the round's ledger (replay).
+    defaults of the round's ledger (replay). ``read``: how a file is read (replay reads each
+    recorded file once, :class:`~agot_adjudicator.io.recorded.RecordedFiles`).
     """
     problems: list[Problem] = []
     state_doc = None
     try:
-        state_doc = read_yaml(state_path)
+        state_doc = read(state_path)
         problems.extend(schema_problems(state_doc, "state"))
     except InputError as exc:
         problems.extend(exc.problems)
     try:
-        docs = load_submissions(orders_paths)
+        docs = load_submissions(orders_paths, read)
     except InputError as exc:
         problems.extend(exc.problems)
         docs = []
@@ -82,7 +84,9 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
             raise IllegalInput(problems)
         moved = {"from": {"name": moved_from.name, "sha256": moved_from.sha256},
                  "changes": ruleset_changes(moved_from, ruleset)}
-        state_doc.data["ruleset"] = {"name": ruleset.name, "sha256": ruleset.sha256}
+        state_doc = Document(state_doc.name, {**state_doc.data, "ruleset": {
+            "name": ruleset.name, "sha256": ruleset.sha256}}, state_doc.sha256,
+            state_doc.positions, state_doc.key_positions)  # the file's document stays as read
     return adjudicate_docs(state_doc, docs, ruleset, options, moved, recorded)
 
 
