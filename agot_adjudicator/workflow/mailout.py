@@ -183,11 +183,11 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
         if picture is not None:
             with Names(ruleset, mine).speaking():
                 body += tr("\nAttached: {file}.\n", file=picture[0])
-        title = subject(run, h, ruleset, mine)
-        digest = content_digest(title, body, picture)
         files[f"{MAIL_DIR}/{h}.txt"] = body
         if wanted is not None and not wanted(f"{MAIL_DIR}/{h}.eml"):
-            continue
+            continue  # no .eml: its subject and digest are not needed (issue 33)
+        title = subject(run, h, ruleset, mine)
+        digest = content_digest(title, body, picture)
         files[f"{MAIL_DIR}/{h}.eml"] = house_eml(
             subject=title, body=body, to=addresses.get(h), attachment=picture, digest=digest,
             msg_id=message_id(state.game_id, round_name, h, digest))
