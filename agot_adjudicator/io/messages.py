@@ -104,6 +104,19 @@ class Index:
                 found = entry
         return found
 
+    def received_at(self, round_number: int, house: str,
+                    path: Path) -> datetime.datetime | None:
+        """When the last message that changed ``house``'s stored submission for a round was
+        received (P8), or None when none did or the file ``path`` is no longer what that
+        message stored (edited by hand)."""
+        import hashlib
+
+        entry = self.latest(round_number, house)
+        if entry is None or not path.is_file() \
+                or entry.get("stored_sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
+            return None
+        return parse_utc(str(entry.get("received")))
+
     def append(self, entry: dict[str, Any]) -> None:
         """Add one line to the index (``O_APPEND``; a line a crash cut short is ended first)."""
         self.folder.mkdir(exist_ok=True)

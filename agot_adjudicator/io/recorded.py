@@ -20,8 +20,10 @@ from agot_adjudicator.io.reading import Document, load_yaml
 class RecordedFiles:
     """The YAML files of one game directory that one command has read."""
 
-    def __init__(self, game_dir: str | Path) -> None:
-        self.root = Path(game_dir)
+    def __init__(self, game_dir: str | Path | None) -> None:
+        """``game_dir``: refuse a link leaving it (None: read files as ``agot validate``
+        reads them, links followed)."""
+        self.root = Path(game_dir) if game_dir is not None else None
         self._read: dict[str, Document | InputError] = {}
 
     def document(self, path: str | Path) -> Document:

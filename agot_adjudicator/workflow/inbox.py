@@ -609,11 +609,5 @@ def inbox_received(game_dir: str | Path, round_number: int, house: str,
                    path: Path) -> datetime.datetime | None:
     """When the last message that changed ``house``'s stored submission for a round was
     received (``GAME/messages/index.jsonl``, P8), or None when none did or the file ``path``
-    is no longer what that message stored (edited by hand)."""
-    from agot_adjudicator.io.clock import parse_utc
-
-    entry = Index.read(game_dir).latest(round_number, house)
-    if entry is None or not path.is_file() \
-            or entry.get("stored_sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
-        return None
-    return parse_utc(str(entry.get("received")))
+    is no longer what that message stored (edited by hand): :meth:`Index.received_at`."""
+    return Index.read(game_dir).received_at(round_number, house, path)
