@@ -178,14 +178,16 @@ def ruleset_of(ctx: click.Context) -> Ruleset:
     return load_ruleset(ctx.obj.get("ruleset"))
 
 
-def ruleset_for(ctx: click.Context, state: str | Path, game_dir: str | None = None) -> Ruleset:
+def ruleset_for(ctx: click.Context, state: str | Path, game_dir: str | None = None,
+                read: Callable[[str], Any] | None = None) -> Ruleset:
     """The ruleset to read ``state`` with: ``--ruleset`` if given; else the one the state
     names (the game's ``rulesets/`` folder, the packaged one, the package's archive); the
-    packaged one if it names none of those (the state's check then says what to do)."""
+    packaged one if it names none of those (the state's check then says what to do).
+    ``read``: how the state is read (the command's own reader, so that it is read once)."""
     explicit = ctx.obj.get("ruleset")
     if explicit is not None:
         return load_ruleset(explicit)
-    return state_ruleset(str(state), game_dir) or load_ruleset()
+    return state_ruleset(str(state), game_dir, read) or load_ruleset()
 
 
 def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tuple[Board, Ruleset]:
