@@ -88,3 +88,73 @@ def test_commands_import_what_they_run():
     replay = _modules("replay", str(DEMO))
     assert "agot_adjudicator.render.picture" in replay
     assert "xml.sax" not in replay and "ssl" not in replay  # escaping needs no network stack
+
+
+def test_message_index_answers_as_a_scan_would(tmp_path):
+    """The index keeps what intake asks of it as lines are added (issue 33): the same answers
+    as scanning every line, for duplicates, part times and the latest accepted message."""
+    import json
+    import random
+
+    from agot_adjudicator.io.clock import parse_utc
+    from agot_adjudicator.io.messages import INDEX, MESSAGES, Index
+
+    rng = random.Random(33)
+    folder = tmp_path / MESSAGES
+    folder.mkdir()
+    lines = []
+    for n in range(1, 200):
+        lines.append({"n": n, "sha256": rng.choice(["a", "b", "c", None, f"s{n}"]),
+                      "message_id": rng.choice([None, "", "<m1>", "<m2>", f"<{n}>"]),
+                      "from": rng.choice(["x@y", "z@y", None]),
+                      "verdict": rng.choice(["accepted", "accepted", "duplicate", "invalid"]),
+                      "round": rng.choice([1, 2, "2", [2]]), "house": rng.choice(["stark", "tyrell"]),
+                      "received": f"2026-12-01T10:{n % 60:02d}:00Z",
+                      "effective": rng.choice([None, f"2026-12-01T09:{n % 60:02d}:00Z"]),
+                      "taken": rng.choice([None, ["orders"], ["bids.fiefdoms", "orders"]]),
+                      "withdrawn": rng.choice([None, ["plans.raids"]])})
+    half = len(lines) // 2
+    (folder / INDEX).write_text("".join(json.dumps(e) + "\n" for e in lines[:half]) + "{cut",
+                                encoding="utf-8")
+    index = Index.read(tmp_path)
+    for entry in lines[half:]:
+        index.append(entry)
+    entries = [e for e in lines]
+
+    def scan_duplicate(sha, mid, sender):
+        for e in entries:
+            if e.get("verdict") == "duplicate":
+                continue
+            if sha is not None and e.get("sha256") == sha:
+                return e
+            if mid and e.get("message_id") == mid and e.get("from") == sender:
+                return e
+        return None
+
+    def scan_times(rnd, house):
+        times = {}
+        for e in entries:
+            if e.get("round") != rnd or e.get("house") != house or e.get("verdict") != "accepted":
+                continue
+            stamp = parse_utc(str(e.get("effective") or e.get("received")))
+            for part in [*(e.get("taken") or []), *(e.get("withdrawn") or [])]:
+                times[str(part)] = (stamp, int(e["n"]))
+        return times
+
+    def scan_latest(rnd, house):
+        found = None
+        for e in entries:
+            if e.get("round") == rnd and e.get("house") == house \
+                    and e.get("verdict") == "accepted" and (e.get("taken") or e.get("withdrawn")):
+                found = e
+        return found
+
+    assert index.entries == entries
+    for sha in ["a", "b", "c", None, "s5", "zz"]:
+        for mid in [None, "", "<m1>", "<m2>", "<7>"]:
+            for sender in ["x@y", "z@y", None]:
+                assert index.duplicate_of(sha, mid, sender) == scan_duplicate(sha, mid, sender)
+    for rnd in (1, 2):
+        for house in ("stark", "tyrell", "baratheon"):
+            assert index.part_times(rnd, house) == scan_times(rnd, house)
+            assert index.latest(rnd, house) == scan_latest(rnd, house)
