@@ -407,14 +407,14 @@ def _static_icons(area: Area, cx: float, y: float) -> tuple[str, str, float]:
     if area.castle:
         kind = area.castle
         pieces.append((24.0 if kind == "stronghold" else 13.0,
-                       lambda x, k=kind: castle_icon(x, y - 7, k)))
+                       lambda x: castle_icon(x, y - 7, kind)))
     for _ in range(area.supply if area.is_land else 0):
         pieces.append((9.0, lambda x: barrel(x, y)))
     for _ in range(area.power if area.is_land else 0):
         pieces.append((14.0, lambda x: crown(x, y + 1)))
     if area.home_of:
         home = area.home_of
-        pieces.append((16.0, lambda x, h=home: shield(x, y - 9, h)))
+        pieces.append((16.0, lambda x: shield(x, y - 9, home)))
     gap = 4.0
     drawn = []
     for count in (len(pieces), len(pieces) + 1):  # alone, then with the badge (16 wide)
@@ -751,9 +751,9 @@ def _panel(board: StaticBoard, state: GameState, x: float, top: float, house: st
     if play is None:
         facts = []
         if state.revealed:
-            cards = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}"
-                                  for d in ("I", "II", "III") if d in state.revealed)
-            facts.append(tr("Westeros cards: {cards}", cards=cards))
+            revealed = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}"
+                                     for d in ("I", "II", "III") if d in state.revealed)
+            facts.append(tr("Westeros cards: {cards}", cards=revealed))
         facts.append(tr("Restrictions this round: {cards}",
                         cards=sep().join(_westeros_name(r) for r in state.restrictions)
                         or tr("none")))
@@ -838,7 +838,7 @@ def _legend(ruleset: Ruleset, x: float, y: float, round_picture: bool = False
                                 ("stroke-width", 2.2)])
          + _el("path", [("d", f"M{_n(x + 30)} {_n(y)}h24"), ("stroke", RIVER),
                         ("stroke-width", 3.2)]),
-         tr("coast · river: no crossing (the lands are not adjacent)")),
+         tr("coast · river: no march or retreat across (R5.11)")),
     ]
     if round_picture:
         rows += [
