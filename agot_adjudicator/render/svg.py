@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from typing import cast
 
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset
 from agot_adjudicator.render.language import sep, speaker, tr
@@ -70,12 +71,13 @@ def _attrs(attrs: Sequence[tuple[str, object]]) -> str:
         if value is None:
             continue
         kind = type(value)
+        text: str
         if kind is str:  # the common kinds first (a picture writes ~12,000 attributes)
-            text = value
+            text = cast(str, value)
         elif kind is int:
             text = str(value)
         elif kind is float or (isinstance(value, int | float) and not isinstance(value, bool)):
-            text = _n(value)
+            text = _n(cast(float, value))
         else:
             text = str(value)
         parts.append(f" {key}={quoteattr(text)}" if needs_quoting(text) else f' {key}="{text}"')
