@@ -158,3 +158,18 @@ def test_message_index_answers_as_a_scan_would(tmp_path):
         for house in ("stark", "tyrell", "baratheon"):
             assert index.part_times(rnd, house) == scan_times(rnd, house)
             assert index.latest(rnd, house) == scan_latest(rnd, house)
+
+
+def test_a_recorded_document_read_forward_stays_as_recorded_for_the_next_reader():
+    """Reading a state forward upgrades its document in place (io.formats.read_forward): the
+    next reader of the same recorded file still gets it as recorded (replay reads a state's
+    recorded ruleset and writer after the state was adjudicated)."""
+    from agot_adjudicator.io.schemas import schema_problems
+
+    path = ROOT / "tests" / "data" / "records" / "0.2.0" / "demo" / "round-01" / "state.yaml"
+    files = recorded.RecordedFiles(path.parent.parent)
+    first = files.document(path)
+    assert first.data["format"] == "agot-state/2"
+    assert schema_problems(first, "state") == []
+    assert first.data["format"] == "agot-state/3"  # read forward, in place
+    assert files.document(path).data["format"] == "agot-state/2"

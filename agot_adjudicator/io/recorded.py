@@ -6,7 +6,9 @@ the board a page shows. :class:`RecordedFiles` is the one owner of what it has r
 and parses a file the first time it is asked (as :func:`~agot_adjudicator.io.reading.load_yaml`
 does, bounded, refusing a link out of the game directory) and gives the same document, or the
 same error, after that. The command makes one and drops it when it is done; nothing is kept
-between commands. The documents are shared: their users never change them.
+between commands. Each caller gets the document with its own top-level mapping (a state read
+forward is upgraded in place, :func:`~agot_adjudicator.io.formats.read_forward`); what is
+below it is shared, and no reader changes it.
 """
 
 from __future__ import annotations
@@ -40,4 +42,7 @@ class RecordedFiles:
         found = self._read[key]
         if isinstance(found, InputError):
             raise MalformedInput(found.problems) from None
-        return found
+        # its own top-level mapping: reading a state forward upgrades it in place
+        # (io.formats.read_forward); the values below are shared and never changed
+        return Document(found.name, dict(found.data), found.sha256, found.positions,
+                        found.key_positions)

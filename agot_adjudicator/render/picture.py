@@ -962,6 +962,10 @@ class StaticBoards:
     """The static boards of a process, one per ruleset and language (each kept with the
     ruleset it was made for, so a ruleset made later under the same name gets its own)."""
 
+    KEEP = 16
+    """At most this many boards are kept (a process draws with one or two rulesets; tests with
+    many more)."""
+
     def __init__(self) -> None:
         self._boards: dict[tuple[int, str], StaticBoard] = {}
 
@@ -970,6 +974,9 @@ class StaticBoards:
         key = (id(ruleset), lang)
         made = self._boards.get(key)
         if made is None or made.ruleset is not ruleset:
+            self._boards.pop(key, None)
+            if len(self._boards) >= self.KEEP:  # the one made longest ago goes
+                del self._boards[next(iter(self._boards))]
             made = self._boards[key] = StaticBoard(ruleset)
         return made
 
