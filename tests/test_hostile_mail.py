@@ -169,11 +169,15 @@ def test_a_10_mb_message_of_any_shape_is_answered_quickly(game, tmp_path, shape)
     path = tmp_path / f"{shape}.eml"
     path.write_bytes(raw)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     started = time.monotonic()
     result = run("inbox", "--game", str(game), "--received", WHEN, str(path))
     elapsed = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert elapsed < 4, elapsed  # 2 s on an idle machine (bench/bench_mail_limits.py)
+    assert cpu < 3 and elapsed < 30, (cpu, elapsed)  # CPU: steady on a shared machine; at
+    # most 1.0 s measured (bench/bench_mail_limits.py), the wall time guards against a hang
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown < 200 * 1024, grown  # KiB
 
