@@ -17,7 +17,15 @@ Lines quoted with ``>`` are left out wherever they are; leading tabs count to th
 multiple of 8 columns, no-break spaces are spaces, CRLF and CR are line ends. The YAML
 keeps the body's line numbers, so errors say ``MESSAGE (body):LINE:COL``. A message
 with no submission, or with more than one (two ``format:`` lines, an attachment and a
-body block, two attachments), is refused: the player says which one counts.
+body block, two attachments), is refused: the player says which one counts. Nothing is cut
+silently (issue 27): a line that ends the block though the submission goes on after it is
+refused by name (:func:`body_blocks`), and a ``format=flowed`` body is decoded first
+(:func:`unflow`, RFC 3676).
+
+Hostile mail (issue 27): every limit (:func:`bounds`, docs/formats.md *Limits (mail in)*) is
+checked on the bytes before the parser sees them; files are read only when regular, through
+the bounded reader; every value shown from a message is made printable (:func:`shown`), and
+the copy kept holds no secret (:func:`without_secret`).
 """
 
 from __future__ import annotations
