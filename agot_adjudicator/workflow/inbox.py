@@ -39,8 +39,9 @@ from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.hints import joined
 from agot_adjudicator.io.ledger import Entry
 from agot_adjudicator.io.lock import game_lock
-from agot_adjudicator.io.mail import Message, gather, read_message, secret_words, without_secret
-from agot_adjudicator.io.mail import shown as printable
+from agot_adjudicator.io.mail import Message, gather, read_message
+from agot_adjudicator.io.mailbody import shown as printable
+from agot_adjudicator.io.mailsecret import secret_words, without_secret
 from agot_adjudicator.io.messages import MESSAGES, Index
 from agot_adjudicator.io.names import Renamed, ids_from_names
 from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
