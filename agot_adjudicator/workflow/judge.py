@@ -1,0 +1,912 @@
+"""``agot judge``: one unattended pass of a play-by-mail game (docs/protocol.md P9).
+
+A pass does, in this order, what a moderator does between two runs:
+
+1. **Mail out first.** Any house message of a run that is not yet recorded as sent
+   (``round-NN/mail/sent.jsonl``) goes out: a run killed before its mail went out is finished,
+   and no run replaces a stop's mail before it was sent.
+2. **Fetch.** Every new message of the mail source — an IMAP mailbox (UID above the last one
+   taken, :data:`STATE_FILE`) or a Maildir folder (``new/`` and unseen ``cur/`` entries) — is
+   copied into ``GAME/judge/spool/`` (atomically, then the UID is recorded, then it is marked
+   seen), so that a message is taken exactly once whatever is killed when.
+3. **Intake.** Each spooled message goes through ``agot inbox``
+   (:func:`~agot_adjudicator.workflow.inbox.receive`); a spooled message whose bytes the index
+   already holds was taken by a killed pass and is only removed from the spool.
+4. **Receipts.** Each message taken is answered with its receipt, to its sender when that is
+   a house's registered address (an unknown address is never answered: the moderator is told).
+5. **Runs.** The round is run (:func:`~agot_adjudicator.workflow.record.run_game_round`) when
+   it has not been run yet, when no house owes anything at its stop, or when the stop's deadline
+   and grace have passed and the deadline's end is ``defaults`` (``--nmr`` for exactly the houses
+   that still owe, recorded in the ledger, RUL-P2-2); its mail goes out at once, each message
+   with the next deadline. A run never repeats with the same submissions.
+6. **Reminders.** A house that still owes something gets one reminder a set time before the
+   deadline and one late notice after it.
+
+Every mail the judge sends is recorded after it is sent (at least once: a pass killed between
+the two sends that mail again, with the same Message-ID). Passes are serialised by
+``GAME/judge/.lock``; the commands it calls take the game lock themselves.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import imaplib
+import json
+import os
+import re
+import smtplib
+import ssl
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import formatdate
+from pathlib import Path
+from typing import Any
+
+from agot_adjudicator.errors import AgotError, ExitCode, MalformedInput, Problem, UsageError
+from agot_adjudicator.io.clock import now_utc, parse_utc, utc_text
+from agot_adjudicator.io.gamedir import round_dirs
+from agot_adjudicator.io.messages import Index
+from agot_adjudicator.io.players import Players, read_players, write_players
+from agot_adjudicator.io.reading import load_yaml
+from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.writing import write_bytes_atomic
+from agot_adjudicator.model.ruleset import Ruleset
+from agot_adjudicator.model.text import Msg
+from agot_adjudicator.render.i18n import language_of_tag
+from agot_adjudicator.render.language import Names, tr
+from agot_adjudicator.render.mail import MAIL_DIR, MAIL_DOMAIN
+
+CONFIG_FILE = "judge.yaml"
+JUDGE_DIR = "judge"
+STATE_FILE = "state.json"
+JOURNAL = "journal.jsonl"
+SPOOL = "spool"
+LOCK = ".lock"
+NOW_VARIABLE = "AGOT_NOW"
+"""The environment variable that sets the judge's clock (ISO 8601), like ``--now``."""
+MAX_RUNS = 12
+"""Runs in one pass at most (a completed round and the next one's first run are two)."""
+LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
+STOP_KINDS = ("orders", "westeros", "decisions")
+WESTEROS_SUBJECTS = ("/clash_of_kings/", "/wildlings/", "/mustering/", "/supply/")
+
+
+class JudgeFailed(AgotError):
+    """A pass that could not do all it should (a server unreachable, a login refused, a
+    mailbox gone): what it did stands, the rest is done by the next pass. Exit 2."""
+
+    exit_code = ExitCode.USAGE
+
+
+# --- the settings ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ServerSettings:
+    host: str
+    port: int
+    security: str = "tls"
+    user: str | None = None
+    password_env: str | None = None
+    password_file: str | None = None
+    mailbox: str = "INBOX"
+
+    @property
+    def where(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class Deadline:
+    period: datetime.timedelta
+    grace: datetime.timedelta = datetime.timedelta(0)
+    then: str = "defaults"
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    sender: str
+    smtp: ServerSettings
+    imap: ServerSettings | None = None
+    maildir: str | None = None
+    moderator: str | None = None
+    paused: bool = False
+    deadlines: dict[str, Deadline] = field(default_factory=dict)
+    reminder: datetime.timedelta | None = None
+
+
+def period(text: str) -> datetime.timedelta:
+    """``90m``, ``48h``, ``2d`` as a time span.
+
+    >>> period("36h")
+    datetime.timedelta(days=1, seconds=43200)
+    """
+    unit = {"m": "minutes", "h": "hours", "d": "days"}[text[-1]]
+    return datetime.timedelta(**{unit: int(text[:-1])})
+
+
+def _server(body: dict[str, Any]) -> ServerSettings:
+    return ServerSettings(body["host"], body["port"], body.get("security", "tls"),
+                          body.get("user"), body.get("password_env"), body.get("password_file"),
+                          body.get("mailbox", "INBOX"))
+
+
+def read_config(game_dir: str | Path) -> JudgeConfig:
+    """``GAME/judge.yaml`` (schema ``judge``): every problem located, exit 1; a missing file is a
+    usage error (exit 2) naming what to write."""
+    path = Path(game_dir) / CONFIG_FILE
+    if not path.is_file():
+        raise UsageError(f"{path}: no judge settings; write them (agot_adjudicator/docs/judge.md, "
+                         "`agot schema judge`) before running `agot judge`")
+    doc = load_yaml(path, root=game_dir)
+    problems = schema_problems(doc, "judge")
+    data = doc.data
+    if not problems:
+        if ("imap" in data) == ("maildir" in data):
+            problems.append(doc.problem([], Msg("give exactly one mail source: `imap:` or "
+                                                "`maildir:`")))
+        for key in ("imap", "smtp"):
+            body = data.get(key)
+            if isinstance(body, dict) and body.get("security") == "none" \
+                    and body.get("host") not in LOCAL_HOSTS:
+                problems.append(doc.problem([key, "security"], Msg(
+                    "security: none sends the password in clear; it is allowed only to "
+                    "127.0.0.1, ::1 or localhost")))
+            if isinstance(body, dict) and body.get("user") is not None \
+                    and not (body.get("password_env") or body.get("password_file")):
+                problems.append(doc.problem([key, "user"], Msg(
+                    "a user needs password_env or password_file (the password is never written "
+                    "in the settings)")))
+    if problems:
+        raise MalformedInput(problems)
+    deadlines = {k: Deadline(period(v["period"]), period(v.get("grace", "0m")),
+                             v.get("then", "defaults"))
+                 for k, v in (data.get("deadlines") or {}).items() if k in STOP_KINDS}
+    reminder = (data.get("deadlines") or {}).get("reminder")
+    return JudgeConfig(data["from"], _server(data["smtp"]),
+                       _server(data["imap"]) if "imap" in data else None,
+                       data.get("maildir"), data.get("moderator"), bool(data.get("paused")),
+                       deadlines, period(reminder) if reminder else None)
+
+
+def password_of(server: ServerSettings, game_dir: str | Path, what: str) -> str | None:
+    """The server's password: from its environment variable, else its file's first line; None
+    without a user. Never printed: errors name the variable or the file."""
+    if server.user is None:
+        return None
+    if server.password_env:
+        value = os.environ.get(server.password_env)
+        if value is not None:
+            return value
+        if not server.password_file:
+            raise UsageError(f"{what}: set the password of {server.user} in the environment "
+                             f"variable {server.password_env}")
+    assert server.password_file is not None
+    path = Path(server.password_file)
+    if not path.is_absolute():
+        path = Path(game_dir) / path
+    try:
+        return path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
+    except (OSError, UnicodeDecodeError, IndexError):
+        raise UsageError(f"{what}: cannot read the password file {path}") from None
+
+
+def clock(now_text: str | None) -> datetime.datetime:
+    """The judge's time: ``--now``, else ``AGOT_NOW``, else the system clock (docs/judge.md)."""
+    text = now_text or os.environ.get(NOW_VARIABLE)
+    if not text:
+        return now_utc()
+    when = parse_utc(text)
+    if when is None:
+        raise UsageError(f"--now / {NOW_VARIABLE}: '{text[:60]}' is not an ISO 8601 time "
+                         "(e.g. 2026-12-03T18:00:00Z)")
+    return when
+
+
+# --- the judge's own files -------------------------------------------------------------------
+
+def _fs(op: str, path: Path, data: bytes = b"") -> None:
+    """Every write of the judge's own files goes through here (the crash tests count them)."""
+    if op == "write":
+        write_bytes_atomic(path, data)
+    elif op == "append":
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0),
+                     0o666)
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    elif op == "unlink":
+        path.unlink(missing_ok=True)
+    else:  # pragma: no cover
+        raise ValueError(op)
+
+
+class Journal:
+    """``GAME/judge/journal.jsonl``: one line per thing done (taken, mailed, run, reported);
+    what it records is not done again. A line cut short by a kill is ignored."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / JOURNAL
+        self.entries: list[dict[str, Any]] = []
+        if self.path.is_file():
+            for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(entry, dict):
+                    self.entries.append(entry)
+        self.keys = {str(e.get("key")) for e in self.entries if e.get("key")}
+
+    def done(self, key: str) -> bool:
+        return key in self.keys
+
+    def add(self, entry: dict[str, Any]) -> None:
+        line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
+        if self.path.is_file() and self.path.stat().st_size:
+            with open(self.path, "rb") as handle:
+                handle.seek(-1, os.SEEK_END)
+                if handle.read(1) != b"\n":
+                    line = "\n" + line
+        _fs("append", self.path, line.encode("utf-8"))
+        self.entries.append(entry)
+        if entry.get("key"):
+            self.keys.add(str(entry["key"]))
+
+
+def read_state(folder: Path) -> dict[str, Any]:
+    path = folder / STATE_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_state(folder: Path, data: dict[str, Any]) -> None:
+    _fs("write", folder / STATE_FILE,
+        (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+@contextmanager
+def pass_lock(folder: Path) -> Iterator[bool]:
+    """The judge's own lock (not the game lock, which each step takes): True when held; False
+    when another pass holds it (this one then does nothing)."""
+    import fcntl
+
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+# --- mail in ---------------------------------------------------------------------------------
+
+def _tls() -> ssl.SSLContext:
+    return ssl.create_default_context()
+
+
+def imap_connect(server: ServerSettings, password: str | None) -> imaplib.IMAP4:
+    """An IMAP session, logged in (TLS from the start, STARTTLS, or plain to localhost)."""
+    try:
+        if server.security == "tls":
+            conn: imaplib.IMAP4 = imaplib.IMAP4_SSL(server.host, server.port,
+                                                    ssl_context=_tls(), timeout=60)
+        else:
+            conn = imaplib.IMAP4(server.host, server.port, timeout=60)
+            if server.security == "starttls":
+                conn.starttls(ssl_context=_tls())
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise JudgeFailed(f"IMAP {server.where}: cannot connect ({exc})") from None
+    try:
+        conn.login(server.user or "", password or "")
+    except (OSError, imaplib.IMAP4.error):
+        _close(conn)
+        raise JudgeFailed(f"IMAP {server.where}: login refused for {server.user} (check the "
+                          "user and the password)") from None
+    return conn
+
+
+def _close(conn: imaplib.IMAP4) -> None:
+    with suppress(OSError, imaplib.IMAP4.error):
+        conn.logout()
+
+
+def fetch_imap(server: ServerSettings, password: str | None, folder: Path,
+               state: dict[str, Any], log: Callable[[str], None]) -> int:
+    """Copy every message with a UID above the last one taken into the spool; record each UID
+    once its copy is written, then mark it seen. A new UIDVALIDITY (the mailbox was made again)
+    starts from UID 1: the index's duplicate check keeps a message from being taken twice."""
+    conn = imap_connect(server, password)
+    got = 0
+    try:
+        try:
+            typ, _ = conn.select(_quoted(server.mailbox))
+            if typ != "OK":
+                raise JudgeFailed(f"IMAP {server.where}: no mailbox {server.mailbox}")
+            validity = int((conn.response("UIDVALIDITY")[1] or [b"0"])[0] or 0)
+            seen = state.setdefault("imap", {})
+            if seen.get("uidvalidity") != validity:
+                if seen.get("uidvalidity") is not None:
+                    log(f"IMAP {server.mailbox}: UIDVALIDITY changed ({seen.get('uidvalidity')} "
+                        f"-> {validity}): reading it from the start")
+                seen.clear()
+                seen.update({"uidvalidity": validity, "last_uid": 0})
+            last = int(seen.get("last_uid", 0))
+            typ, data = conn.uid("SEARCH", None, f"UID {last + 1}:*")
+            if typ != "OK":
+                raise JudgeFailed(f"IMAP {server.where}: search refused ({data!r:.80})")
+            uids = sorted(int(u) for u in (data[0] or b"").split() if int(u) > last)
+            for uid in uids:
+                typ, parts = conn.uid("FETCH", str(uid), "(BODY.PEEK[])")
+                raw = next((p[1] for p in parts or [] if isinstance(p, tuple)), None)
+                if typ != "OK" or raw is None:
+                    raise JudgeFailed(f"IMAP {server.where}: message UID {uid} could not be "
+                                      "fetched")
+                _fs("write", folder / SPOOL / f"{validity}-{uid:010d}.eml", raw)
+                seen["last_uid"] = uid
+                write_state(folder, state)
+                conn.uid("STORE", str(uid), "+FLAGS", "(\\Seen)")
+                got += 1
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise JudgeFailed(f"IMAP {server.where} {server.mailbox}: {exc}; the messages "
+                              "copied so far are kept") from None
+    finally:
+        _close(conn)
+    return got
+
+
+def _quoted(mailbox: str) -> str:
+    return '"' + mailbox.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def fetch_maildir(path: Path, folder: Path) -> int:
+    """Copy each new (or unseen) entry of a Maildir folder into the spool, then move it to
+    ``cur/`` with the seen flag."""
+    import mailbox
+
+    if not all((path / sub).is_dir() for sub in ("cur", "new", "tmp")):
+        raise JudgeFailed(f"{path}: not a Maildir folder (no cur/, new/ and tmp/)")
+    box = mailbox.Maildir(path, factory=None, create=False)
+    got = 0
+    for key in sorted(box.keys()):
+        message = box.get_message(key)
+        if "S" in message.get_flags():
+            continue
+        raw = box.get_bytes(key)
+        digest = hashlib.sha256(raw).hexdigest()[:16]
+        _fs("write", folder / SPOOL / f"maildir-{digest}.eml", raw)
+        message.set_subdir("cur")
+        message.add_flag("S")
+        box[key] = message
+        got += 1
+    return got
+
+
+# --- mail out --------------------------------------------------------------------------------
+
+def smtp_connect(server: ServerSettings, password: str | None) -> smtplib.SMTP:
+    try:
+        if server.security == "tls":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=60,
+                                                  context=_tls())
+        else:
+            smtp = smtplib.SMTP(server.host, server.port, timeout=60)
+        smtp.ehlo()
+        if server.security == "starttls":
+            if not smtp.has_extn("starttls"):
+                smtp.close()
+                raise JudgeFailed(f"SMTP {server.where}: STARTTLS not offered; nothing sent")
+            smtp.starttls(context=_tls())
+            smtp.ehlo()
+        if server.user is not None:
+            smtp.login(server.user, password or "")
+    except (OSError, smtplib.SMTPException) as exc:
+        raise JudgeFailed(f"SMTP {server.where}: {exc}; nothing was sent") from None
+    return smtp
+
+
+class Mailer:
+    """One SMTP session for the pass, opened when first needed."""
+
+    def __init__(self, server: ServerSettings, password: str | None, sender: str) -> None:
+        self.server, self.password, self.sender = server, password, sender
+        self.smtp: smtplib.SMTP | None = None
+
+    def send(self, msg: EmailMessage, to: str, now: datetime.datetime) -> None:
+        if self.smtp is None:
+            self.smtp = smtp_connect(self.server, self.password)
+        for name in ("From", "To", "Date"):
+            del msg[name]
+        msg["From"] = self.sender
+        msg["To"] = to
+        msg["Date"] = formatdate(now.timestamp(), usegmt=True)
+        try:
+            self.smtp.send_message(msg, from_addr=self.sender, to_addrs=[to])
+        except (OSError, smtplib.SMTPException) as exc:
+            raise JudgeFailed(f"SMTP {self.server.where}: not sent to {to}: {exc}") from None
+
+    def close(self) -> None:
+        if self.smtp is not None:
+            try:
+                self.smtp.quit()
+            except (OSError, smtplib.SMTPException):
+                self.smtp.close()
+            self.smtp = None
+
+
+def text_mail(subject: str, body: str, msg_id: str, in_reply_to: str | None = None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["Subject"] = subject
+    msg["Message-ID"] = msg_id
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    msg.set_content(body, charset="utf-8", cte="quoted-printable")
+    return msg
+
+
+def with_note(msg: EmailMessage, note: str) -> EmailMessage:
+    """The message with ``note`` (the deadline) as its text's first paragraph."""
+    body = msg.get_body(("plain",))
+    if body is None:
+        return msg
+    text = body.get_content()
+    body.set_content(note + "\n\n" + text, charset="utf-8", cte="quoted-printable")
+    return msg
+
+
+# --- one pass --------------------------------------------------------------------------------
+
+@dataclass
+class PassResult:
+    """What one pass did (printed as the judge's log lines)."""
+
+    lines: list[str] = field(default_factory=list)
+    taken: int = 0
+    mailed: int = 0
+    runs: int = 0
+    failed: list[str] = field(default_factory=list)
+    busy: bool = False
+
+
+def stop_kind(pending: list[dict[str, Any]]) -> str:
+    """The stop's kind for its deadline: ``orders`` when it asks orders, ``westeros`` for the
+    Westeros phase's bids, musters and losses, else ``decisions`` (battles and the rest)."""
+    ids = [str(e.get("id")) for e in pending if not e.get("ahead")]
+    if any("/orders/" in i for i in ids):
+        return "orders"
+    if ids and all(any(s in i for s in WESTEROS_SUBJECTS) for i in ids):
+        return "westeros"
+    return "decisions"
+
+
+def fingerprint(game_dir: str) -> str:
+    """The current round's submissions and ledger as one hash: a run with the same inputs as
+    the last one would stop where it stopped."""
+    from agot_adjudicator.io.gamedir import current_round
+
+    rd = current_round(game_dir)
+    h = hashlib.sha256(rd.name.encode())
+    for path in [*sorted(rd.orders_dir.glob("*.yaml")), rd.path / "decisions.yaml"]:
+        if path.is_file():
+            h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+class Judge:
+    """One pass over one game directory (see the module docstring)."""
+
+    def __init__(self, game_dir: str, ruleset: Ruleset, config: JudgeConfig,
+                 now: datetime.datetime, lang: str = "en") -> None:
+        self.game_dir, self.ruleset, self.config, self.now, self.lang = (
+            game_dir, ruleset, config, now, lang)
+        self.root = Path(game_dir)
+        self.folder = self.root / JUDGE_DIR
+        self.out = PassResult()
+        self.players: Players = read_players(game_dir)
+        self.state: dict[str, Any] = {}
+        self.journal: Journal | None = None
+        self.mailer: Mailer | None = None
+        self.game_id: str | None = None
+
+    def log(self, line: str) -> None:
+        self.out.lines.append(line)
+
+    def run(self) -> PassResult:
+        (self.folder / SPOOL).mkdir(parents=True, exist_ok=True)
+        with pass_lock(self.folder) as held:
+            if not held:
+                self.out.busy = True
+                self.log("another judge pass is running; this one did nothing")
+                return self.out
+            self.state = read_state(self.folder)
+            self.journal = Journal(self.folder)
+            smtp_password = password_of(self.config.smtp, self.game_dir, "smtp")
+            self.mailer = Mailer(self.config.smtp, smtp_password, self.config.sender)
+            try:
+                self._pass()
+            finally:
+                self.mailer.close()
+        return self.out
+
+    def _pass(self) -> None:
+        from agot_adjudicator.io.commit import recover
+
+        repaired = recover(self.game_dir)
+        if repaired is not None:
+            self.log(f"finished an interrupted commit ({repaired})")
+        if "first_round" not in self.state:
+            rounds = round_dirs(self.game_dir)
+            self.state["first_round"] = rounds[-1].number if rounds else 1
+            write_state(self.folder, self.state)
+        if not self._mail_out():
+            return
+        try:
+            self._fetch()
+        except JudgeFailed as exc:
+            self._failed(str(exc))
+        self._intake()
+        if not self._receipts():
+            return
+        if self.config.paused:
+            self.log("paused: no round is run and no deadline applies (judge.yaml paused)")
+            return
+        for _ in range(MAX_RUNS):
+            if not self._maybe_run():
+                break
+            if not self._mail_out():
+                return
+        self._deadline_mail()
+
+    def _failed(self, why: str) -> None:
+        self.out.failed.append(why)
+        self.log(f"FAILED: {why}")
+        assert self.journal is not None
+        self.journal.add({"time": utc_text(self.now), "event": "failed", "text": why})
+
+    # -- fetch and intake --
+
+    def _fetch(self) -> None:
+        spool = self.folder / SPOOL
+        if self.config.imap is not None:
+            password = password_of(self.config.imap, self.game_dir, "imap")
+            got = fetch_imap(self.config.imap, password, self.folder, self.state, self.log)
+        else:
+            assert self.config.maildir is not None
+            path = Path(self.config.maildir)
+            got = fetch_maildir(path if path.is_absolute() else self.root / path, self.folder)
+        if got:
+            self.log(f"fetched {got} message(s) into {spool.relative_to(self.root)}")
+
+    def _intake(self) -> None:
+        from agot_adjudicator.workflow.inbox import receive
+
+        assert self.journal is not None
+        spool = sorted((self.folder / SPOOL).glob("*.eml"))
+        for path in spool:
+            raw = path.read_bytes()
+            digest = hashlib.sha256(raw).hexdigest()
+            known = self._entry_of(digest)
+            if known is None:
+                outcome = receive(self.game_dir, [str(path)], self.ruleset, self.now,
+                                  lang=self.lang)[0]
+                number, verdict, house = outcome.number, outcome.verdict, outcome.house
+                self.log(f"took message {number} ({path.name}): {verdict}"
+                         + (f", {house}" if house else ""))
+                self.out.taken += 1
+            else:
+                number = int(known["n"])
+            key = f"taken:{digest}"
+            if not self.journal.done(key):
+                self.journal.add({"time": utc_text(self.now), "event": "taken", "key": key,
+                                  "n": number, "spool": path.name})
+            _fs("unlink", path)
+
+    def _entry_of(self, digest: str) -> dict[str, Any] | None:
+        for entry in Index.read(self.game_dir).entries:
+            if entry.get("sha256") == digest:
+                return entry
+        return None
+
+    # -- receipts --
+
+    def _house_of_address(self, address: str | None) -> str | None:
+        if not address:
+            return None
+        for house, s in self.players.houses.items():
+            if s.address and s.address.lower() == address.lower():
+                return house
+        return None
+
+    def _receipts(self) -> bool:
+        assert self.journal is not None and self.mailer is not None
+        taken = [e for e in self.journal.entries if e.get("event") == "taken"]
+        entries = {e.get("n"): e for e in Index.read(self.game_dir).entries}
+        for t in taken:
+            n = t.get("n")
+            entry = entries.get(n)
+            key = f"receipt:{n}"
+            if entry is None or self.journal.done(key) or self.journal.done(f"unknown:{n}"):
+                continue
+            sender = entry.get("from")
+            house = self._house_of_address(sender)
+            if house is None:
+                self._unknown(entry)
+                continue
+            receipt = (self.root / "messages" / str(entry.get("receipt"))).read_text(
+                encoding="utf-8")
+            with self._speaking(house):
+                subject = tr("agot: receipt for your message {number}", number=n)
+            msg = text_mail(subject, receipt, self._msg_id(f"receipt-{n}"),
+                            entry.get("message_id"))
+            if not self._send(msg, str(sender), key, {"n": n, "house": house}):
+                return False
+            self.log(f"mailed the receipt of message {n} to {house}")
+        return True
+
+    def _unknown(self, entry: dict[str, Any]) -> None:
+        """A message from an address no house has: kept by the intake, never answered; the
+        moderator is told (when judge.yaml names one)."""
+        assert self.journal is not None
+        n = entry.get("n")
+        text = (f"message {n} from {entry.get('from')} ({entry.get('verdict')}): not a player's "
+                f"address; kept as messages/{entry.get('file')}, not answered")
+        self.log(text)
+        if self.config.moderator:
+            msg = text_mail(f"agot judge: message {n} from an unknown address", text + "\n",
+                            self._msg_id(f"unknown-{n}"))
+            if not self._send(msg, self.config.moderator, f"unknown:{n}", {"n": n}):
+                return
+        else:
+            self.journal.add({"time": utc_text(self.now), "event": "unknown",
+                              "key": f"unknown:{n}", "n": n})
+
+    def _msg_id(self, what: str) -> str:
+        """A Message-ID of the judge's own mail: the same mail, the same id."""
+        if self.game_id is None:
+            from agot_adjudicator.workflow.standing import standing
+
+            self.game_id = re.sub(r"[^A-Za-z0-9.-]", "-",
+                                  standing(self.game_dir, self.ruleset).state.game_id)
+        return f"<{what}.{self.game_id}@{MAIL_DOMAIN}>"
+
+    def _send(self, msg: EmailMessage, to: str, key: str, more: dict[str, Any]) -> bool:
+        """Send and record (at least once); False when SMTP failed (the pass stops there)."""
+        assert self.journal is not None and self.mailer is not None
+        try:
+            self.mailer.send(msg, to, self.now)
+        except JudgeFailed as exc:
+            self._failed(str(exc))
+            return False
+        self.journal.add({"time": utc_text(self.now), "event": "mailed", "key": key, "to": to,
+                          "message_id": str(msg["Message-ID"]), **more})
+        self.out.mailed += 1
+        return True
+
+    @contextmanager
+    def _speaking(self, house: str | None) -> Iterator[None]:
+        settings = self.players.houses.get(house) if house else None
+        lang = language_of_tag(settings.language) if settings and settings.language else self.lang
+        with Names(self.ruleset, lang).speaking():
+            yield
+
+    # -- runs --
+
+    def _maybe_run(self) -> bool:
+        """Run the round once if it can go on (see the module docstring); True if it ran."""
+        from agot_adjudicator.workflow.adjudicate import RunOptions
+        from agot_adjudicator.workflow.record import run_game_round
+        from agot_adjudicator.workflow.status import game_status
+
+        status = game_status(self.game_dir, self.ruleset, self.now)
+        if status.stage == "ended":
+            return False
+        from agot_adjudicator.workflow.standing import standing
+
+        stand = standing(self.game_dir, self.ruleset)
+        owing = [h.house for h in status.houses if h.owes]
+        stop = self._stop(stand)
+        nmr: tuple[str, ...] = ()
+        if stand.ledger.runs == 0 and not stand.stopped:
+            why = "the round has not been run"
+        elif not owing:
+            why = "every house has sent what the stop asks"
+        else:
+            rule = self.config.deadlines.get(stop["kind"])
+            deadline = parse_utc(stop["deadline"]) if stop.get("deadline") else None
+            if rule is None or deadline is None or rule.then != "defaults" \
+                    or self.now < deadline + rule.grace:
+                return False
+            nmr = tuple(owing)
+            why = f"the deadline {stop['deadline']} has passed: defaults for {', '.join(owing)}"
+        mark = fingerprint(self.game_dir)
+        if not nmr and self.state.get("ran_with") == mark:
+            return False  # the same inputs would stop the same way: wait for mail
+        done = run_game_round(self.game_dir, self.ruleset, RunOptions(nmr=nmr), lang=self.lang)
+        self.out.runs += 1
+        if done.repaired is not None:
+            self.log(f"finished an interrupted commit ({done.repaired})")
+            return True
+        assert done.game is not None
+        result = done.game.run.result
+        self.state["ran_with"] = fingerprint(self.game_dir)
+        write_state(self.folder, self.state)
+        assert self.journal is not None
+        self.journal.add({"time": utc_text(self.now), "event": "run",
+                          "round": stand.state.round, "run": stand.ledger.runs + 1,
+                          "status": result.status, "nmr": list(nmr)})
+        self.log(f"ran round {stand.state.round} ({why}): "
+                 + ("complete" if result.status == "complete" else
+                    f"stopped on {len([p for p in result.pending if not p.ahead])} decision(s)"))
+        return True
+
+    def _stop(self, stand: Any) -> dict[str, Any]:
+        """The current stop's record (round, run, kind, since, deadline); a stop not seen before
+        starts its deadline now and writes it to players.yaml for ``agot status``."""
+        key = [stand.state.round, stand.ledger.runs]
+        stop = self.state.get("stop") or {}
+        if stop.get("key") == key:
+            return stop
+        kind = stop_kind(stand.pending) if stand.stopped else "orders"
+        rule = self.config.deadlines.get(kind)
+        deadline = utc_text(self.now + rule.period) if rule is not None else None
+        stop = {"key": key, "kind": kind, "since": utc_text(self.now), "deadline": deadline}
+        self.state["stop"] = stop
+        write_state(self.folder, self.state)
+        if self.players.deadline != deadline:
+            self.players = Players(self.players.houses, deadline)
+            if self.players.houses or deadline:
+                write_players(self.game_dir, self.players)
+        return stop
+
+    # -- mail of the runs --
+
+    def _note(self, house: str) -> str | None:
+        """The deadline line of a house's mail (None without a deadline)."""
+        from agot_adjudicator.workflow.standing import standing
+
+        stand = standing(self.game_dir, self.ruleset)
+        if not stand.stopped:
+            return None
+        stop = self._stop(stand)
+        if not stop.get("deadline"):
+            return None
+        rule = self.config.deadlines.get(stop["kind"])
+        when = _spoken_time(parse_utc(stop["deadline"]))  # type: ignore[arg-type]
+        with self._speaking(house):
+            if rule is not None and rule.then == "wait":
+                return tr("Deadline: answers to this mail are due by {when} (UTC).", when=when)
+            return tr("Deadline: answers to this mail are due by {when} (UTC); after that the "
+                      "documented defaults apply to what is still owed.", when=when)
+
+    def _mail_out(self) -> bool:
+        """Send every house message of the rounds since the judge began that is not recorded as
+        sent (``agot send``'s journal); False when SMTP failed."""
+        from agot_adjudicator.workflow.send import SENT_FILE, _record, _sent_before, load_message
+
+        assert self.mailer is not None
+        first = int(self.state.get("first_round", 1))
+        for rd in round_dirs(self.game_dir):
+            folder = rd.path / MAIL_DIR
+            if rd.number < first or not folder.is_dir():
+                continue
+            sent = _sent_before(folder / SENT_FILE)
+            for path in sorted(folder.glob("*.eml")):
+                house = path.stem
+                settings = self.players.houses.get(house)
+                if settings is None or not settings.address:
+                    key = f"noaddress:{rd.name}:{house}"
+                    if self.journal is not None and not self.journal.done(key):
+                        self.log(f"{rd.name}: {house} has no address in players.yaml; its mail "
+                                 "is not sent")
+                        self.journal.add({"time": utc_text(self.now), "event": "noaddress",
+                                          "key": key})
+                    continue
+                msg = load_message(path, self.root)
+                msg_id = str(msg["Message-ID"])
+                if (msg_id, settings.address) in sent:
+                    continue
+                note = self._note(house) if rd.path == round_dirs(self.game_dir)[-1].path \
+                    else None
+                if note:
+                    with_note(msg, note)
+                try:
+                    self.mailer.send(msg, settings.address, self.now)
+                except JudgeFailed as exc:
+                    self._failed(str(exc))
+                    return False
+                _record(folder / SENT_FILE, {"time": utc_text(self.now), "house": house,
+                                             "to": settings.address, "message_id": msg_id})
+                self.out.mailed += 1
+                self.log(f"mailed {rd.name}/{MAIL_DIR}/{house}.eml to {house}")
+        return True
+
+    # -- reminders and late notices --
+
+    def _deadline_mail(self) -> None:
+        from agot_adjudicator.workflow.standing import standing
+        from agot_adjudicator.workflow.status import game_status
+
+        stand = standing(self.game_dir, self.ruleset)
+        if not stand.stopped:
+            return
+        stop = self._stop(stand)
+        deadline = parse_utc(stop["deadline"]) if stop.get("deadline") else None
+        if deadline is None:
+            return
+        status = game_status(self.game_dir, self.ruleset, self.now)
+        rule = self.config.deadlines.get(stop["kind"])
+        key_stop = f"{stop['key'][0]}.{stop['key'][1]}"
+        for h in status.houses:
+            if not h.owes:
+                continue
+            ids = ", ".join(o.id for o in h.owes)
+            when = _spoken_time(deadline)
+            if self.now >= deadline:
+                kind = "late"
+                with self._speaking(h.house):
+                    subject = tr("agot: late: round {round}", round=stand.state.round)
+                    if rule is not None and rule.then == "defaults":
+                        body = tr("The deadline {when} (UTC) has passed and the judge has not "
+                                  "received what it asked of you: {ids}. The documented "
+                                  "defaults apply at the next run.", when=when, ids=ids)
+                    else:
+                        body = tr("The deadline {when} (UTC) has passed and the judge has not "
+                                  "received what it asked of you: {ids}. The game waits for "
+                                  "you: answer as soon as you can.", when=when, ids=ids)
+            elif self.config.reminder is not None and self.now >= deadline - self.config.reminder:
+                kind = "reminder"
+                with self._speaking(h.house):
+                    subject = tr("agot: reminder: round {round}", round=stand.state.round)
+                    body = tr("A reminder: the judge still needs from you {ids}, due by {when} "
+                              "(UTC). Reply to your last mail with your answers.", when=when,
+                              ids=ids)
+            else:
+                continue
+            key = f"{kind}:{key_stop}:{h.house}"
+            address = self.players.houses.get(h.house)
+            if self.journal is None or self.journal.done(key) or address is None \
+                    or not address.address:
+                continue
+            msg = text_mail(subject, body + "\n", self._msg_id(f"{kind}-{key_stop}-{h.house}"))
+            if not self._send(msg, address.address, key, {"house": h.house}):
+                return
+            self.log(f"mailed a {kind} notice to {h.house}")
+
+
+def _spoken_time(when: datetime.datetime) -> str:
+    """``Tue 3 Dec 2026 18:00``: a deadline as people read it (UTC).
+
+    >>> _spoken_time(datetime.datetime(2026, 12, 3, 18, 0, tzinfo=datetime.UTC))
+    'Thu 3 Dec 2026 18:00'
+    """
+    days = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+    months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+    w = when.astimezone(datetime.UTC)
+    return f"{days[w.weekday()]} {w.day} {months[w.month - 1]} {w.year} {w:%H:%M}"
+
+
+def judge_pass(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
+               lang: str = "en") -> PassResult:
+    """One pass over ``game_dir`` (see the module docstring); raises :class:`JudgeFailed`
+    (exit 2) after the pass when a part of it failed."""
+    if not Path(game_dir).is_dir():
+        round_dirs(game_dir)  # the usual "not a game directory" error
+    config = read_config(game_dir)
+    return Judge(game_dir, ruleset, config, now, lang).run()
+
+
+__all__ = ["CONFIG_FILE", "JudgeConfig", "JudgeFailed", "PassResult", "Problem", "judge_pass",
+           "read_config"]
