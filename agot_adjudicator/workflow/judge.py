@@ -147,6 +147,11 @@ def read_config(game_dir: str | Path) -> JudgeConfig:
         if ("imap" in data) == ("maildir" in data):
             problems.append(doc.problem([], Msg("give exactly one mail source: `imap:` or "
                                                 "`maildir:`")))
+        if isinstance(data.get("imap"), dict) and "user" not in data["imap"]:
+            problems.append(doc.problem(["imap"], Msg("an IMAP mailbox needs its `user:`")))
+        if isinstance(data.get("smtp"), dict) and "mailbox" in data["smtp"]:
+            problems.append(doc.problem(["smtp", "mailbox"], Msg("a mailbox is read over IMAP: "
+                                                                 "it has no place under smtp")))
         for key in ("imap", "smtp"):
             body = data.get(key)
             if isinstance(body, dict) and body.get("security") == "none" \
