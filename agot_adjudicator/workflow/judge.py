@@ -746,7 +746,9 @@ class Judge:
             return True
         assert done.game is not None
         result = done.game.run.result
-        self.state["ran_with"] = fingerprint(self.game_dir)
+        # a stop is not run again with the same inputs; a completed round's next one is new
+        self.state["ran_with"] = (fingerprint(self.game_dir) if result.status != "complete"
+                                  else None)
         write_state(self.folder, self.state)
         assert self.journal is not None
         self.journal.add({"time": utc_text(self.now), "event": "run",
