@@ -177,9 +177,9 @@ class _Intake:
         self.names = name_index(ruleset)
 
     def process(self, message: Message) -> Outcome:
-        number = self.index.next_number()
         raw = message.incoming.raw
         digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
+        number = self.index.next_number(digest)
         stem = f"{number:04d}-{digest[:8]}" if digest else f"{number:04d}-unreadable"
         before = self.index.duplicate_of(digest, message.message_id, message.sender)
         kept = None

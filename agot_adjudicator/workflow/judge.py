@@ -45,7 +45,14 @@ from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.errors import AgotError, ExitCode, MalformedInput, Problem, UsageError
+from agot_adjudicator.errors import (
+    AgotError,
+    ExitCode,
+    InputError,
+    MalformedInput,
+    Problem,
+    UsageError,
+)
 from agot_adjudicator.io.clock import now_utc, parse_utc, utc_text
 from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.messages import Index
@@ -569,7 +576,16 @@ class Judge:
             self.log("paused: no round is run and no deadline applies (judge.yaml paused)")
             return
         for _ in range(MAX_RUNS):
-            if not self._maybe_run():
+            try:
+                ran = self._maybe_run()
+            except InputError as exc:  # the record refuses the run: the moderator's turn
+                self._moderator_told("the round cannot be run: " + "; ".join(
+                    str(p) for p in exc.problems))
+                return
+            except AgotError as exc:
+                self._moderator_told(f"the round cannot be run: {exc}")
+                return
+            if not ran:
                 break
             if not self._mail_out():
                 return
@@ -580,6 +596,17 @@ class Judge:
         self.log(f"FAILED: {why}")
         assert self.journal is not None
         self.journal.add({"time": utc_text(self.now), "event": "failed", "text": why})
+
+    def _moderator_told(self, why: str) -> None:
+        """A failure that needs a person: logged, and mailed once to the moderator."""
+        self._failed(why)
+        if self.config.moderator:
+            key = "failed:" + hashlib.sha256(why.encode()).hexdigest()[:16]
+            assert self.journal is not None
+            if not self.journal.done(key):
+                msg = text_mail("agot judge: a pass needs you", why + "\n",
+                                self._msg_id(key.replace(":", "-")))
+                self._send(msg, self.config.moderator, key, {})
 
     # -- fetch and intake --
 
