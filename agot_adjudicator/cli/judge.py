@@ -17,7 +17,7 @@ from agot_adjudicator.cli.options import (
 )
 from agot_adjudicator.errors import UsageError
 from agot_adjudicator.io.gamedir import board_now
-from agot_adjudicator.workflow.judge import JudgeFailed, clock, judge_pass
+from agot_adjudicator.workflow.judge import JudgeFailed, clock, finish_commit, judge_pass
 
 
 @click.command(epilog=EPILOG)
@@ -55,6 +55,9 @@ def judge(ctx: click.Context, game_dir: str, mode: str, every: int, now_text: st
     language = chosen_language(lang)
     while True:
         now = clock(now_text)
+        repaired = finish_commit(game_dir)
+        if repaired is not None:
+            click.echo(f"finished an interrupted commit ({repaired})")
         ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
         result = judge_pass(game_dir, ruleset, now, language)
         for line in result.lines:

@@ -45,7 +45,14 @@ from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
 from agot_adjudicator.io.players import Players, read_players, secret_matches
 from agot_adjudicator.io.reading import Document, load_yaml, parse_text
 from agot_adjudicator.io.schemas import schema_problems
-from agot_adjudicator.io.stored import AHEAD, received_path, received_text, stored_text
+from agot_adjudicator.io.stored import (
+    AHEAD,
+    merge_received,
+    received_files,
+    received_path,
+    received_text,
+    stored_text,
+)
 from agot_adjudicator.io.submissions import HouseSection, Source, plan_problems
 from agot_adjudicator.io.writing import write_atomic, write_bytes_atomic
 from agot_adjudicator.model.naming import NameIndex, name_index
@@ -175,11 +182,15 @@ class _Intake:
         self.players = read_players(game_dir)
         self.index = Index.read(game_dir)
         self.names = name_index(ruleset)
+        self.redo = False
+        self.number = 0
 
     def process(self, message: Message) -> Outcome:
         raw = message.incoming.raw
         digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
+        self.redo = digest is not None and digest[:8] in self.index.orphans
         number = self.index.next_number(digest)
+        self.number = number
         stem = f"{number:04d}-{digest[:8]}" if digest else f"{number:04d}-unreadable"
         before = self.index.duplicate_of(digest, message.message_id, message.sender)
         kept = None
@@ -326,6 +337,12 @@ class _Intake:
     def _stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
         """The house's stored parts and the file holding them (None: nothing stored)."""
         path = self.stand.house_file(house)
+        if self.redo and received_path(self.stand.rd.path, self.number, house).is_file():
+            # a killed run kept this message and stored its parts, not its index line: the
+            # message is taken again over what was stored before it (the same files result)
+            before = [p for p in received_files(self.stand.rd.path).get(house, [])
+                      if not p.name.startswith(f"{self.number:04d}-")]
+            return merge_received(before, Path(self.game_dir)), None
         if not path.is_file():
             return {}, None
         try:

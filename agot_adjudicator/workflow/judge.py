@@ -932,6 +932,17 @@ def _spoken_time(when: datetime.datetime) -> str:
     return f"{days[w.weekday()]} {w.day} {months[w.month - 1]} {w.year} {w:%H:%M}"
 
 
+def finish_commit(game_dir: str) -> str | None:
+    """Finish a round commit a killed run left (before anything reads the board)."""
+    from agot_adjudicator.io.commit import recover
+    from agot_adjudicator.io.lock import game_lock
+
+    if not Path(game_dir).is_dir():
+        return None
+    with game_lock(game_dir):
+        return recover(game_dir)
+
+
 def judge_pass(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
                lang: str = "en") -> PassResult:
     """One pass over ``game_dir`` (see the module docstring); raises :class:`JudgeFailed`
