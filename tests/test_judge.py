@@ -313,3 +313,34 @@ def test_a_second_pass_while_one_runs_does_nothing(tmp_path, smtp, busy):  # noq
         assert "another judge pass is running" in result.output and not inbox.received
     finally:
         os.close(fd)
+
+
+def test_pause_resume_and_extend_are_recorded_commands(tmp_path, dovecot, smtp):  # noqa: F811
+    inbox, port = smtp
+    game, _secrets, houses = new_game(tmp_path)
+    settings(game, port, imap=imap_settings(dovecot), deadlines={"orders": {"period": "24h"}})
+    env = {"AGOT_NOW": T0}
+    paused = run("judge", "--game", str(game), "--pause", env=env)
+    assert paused.exit_code == 0 and "paused" in paused.output
+    result = judge(game, T0, dovecot)
+    assert "paused: no round is run" in result.output and not inbox.received
+    assert run("judge", "--game", str(game), "--resume", env=env).exit_code == 0
+    judge(game, T0, dovecot)
+    assert len(inbox.received) == len(houses)
+    moved = run("judge", "--game", str(game), "--extend", "12h", env=env)
+    assert moved.exit_code == 0 and "2026-12-03T06:00:00Z" in moved.output, moved.output
+    status = run("status", "--game", str(game), "--now", "2026-12-02T19:00:00Z")
+    assert "deadline: 2026-12-03T06:00:00Z (now 2026-12-02T19:00:00Z: not yet)" in status.output
+    start = len(inbox.received)
+    result = judge(game, "2026-12-02T19:00:00Z", dovecot)  # past the old deadline: no defaults
+    assert "ran round" not in result.output
+    notes = [(r, m) for r, m in got(inbox, start) if "deadline moved" in str(m["Subject"])]
+    assert sorted(r for r, _ in notes) == sorted(f"{h}@example.org" for h in houses)
+    assert "Thu 3 Dec 2026 06:00" in text_of(notes[0][1])
+    result = judge(game, "2026-12-03T06:00:00Z", dovecot)
+    assert "the deadline 2026-12-03T06:00:00Z has passed" in result.output
+    journal = (game / "judge" / "journal.jsonl").read_text()
+    assert '"event": "paused"' in journal and '"event": "resumed"' in journal
+    assert '"event": "extended"' in journal
+    bad = run("judge", "--game", str(game), "--extend", "soon", env=env)
+    assert bad.exit_code == 2

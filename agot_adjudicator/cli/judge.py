@@ -17,7 +17,13 @@ from agot_adjudicator.cli.options import (
 )
 from agot_adjudicator.errors import UsageError
 from agot_adjudicator.io.gamedir import board_now
-from agot_adjudicator.workflow.judge import JudgeFailed, clock, finish_commit, judge_pass
+from agot_adjudicator.workflow.judge import (
+    JudgeFailed,
+    clock,
+    control,
+    finish_commit,
+    judge_pass,
+)
 
 
 @click.command(epilog=EPILOG)
@@ -31,11 +37,18 @@ from agot_adjudicator.workflow.judge import JudgeFailed, clock, finish_commit, j
 @click.option("--now", "now_text", metavar="ISO",
               help="The judge's clock (ISO 8601, e.g. 2026-12-03T18:00:00Z; default: the "
                    "AGOT_NOW environment variable, else the system clock).")
+@click.option("--pause", is_flag=True,
+              help="Pause the judge: passes still take and answer mail, run nothing and apply "
+                   "no deadline (recorded). No pass is made.")
+@click.option("--resume", is_flag=True, help="Resume a paused judge (recorded). No pass is made.")
+@click.option("--extend", metavar="PERIOD",
+              help="Move the current stop's deadline later by PERIOD (90m, 12h, 2d; recorded); "
+                   "the next pass mails the new deadline to each house still owing.")
 @lang_option("The log lines and the mail of houses without a language in players.yaml.")
 @click.pass_context
 @handle_errors
 def judge(ctx: click.Context, game_dir: str, mode: str, every: int, now_text: str | None,
-          lang: str | None) -> None:
+          pause: bool, resume: bool, extend: str | None, lang: str | None) -> None:
     """One unattended pass over GAME: fetch new mail, take it in, answer it, run the round.
 
     In one pass: mail of earlier runs not yet sent goes out; every new message
@@ -53,6 +66,14 @@ def judge(ctx: click.Context, game_dir: str, mode: str, every: int, now_text: st
         raise UsageError("--now with --loop would judge every pass at the same time; use one "
                          "or the other")
     language = chosen_language(lang)
+    if pause and resume:
+        raise UsageError("--pause and --resume: give one")
+    if pause or resume or extend:
+        ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
+        for line in control(game_dir, ruleset, clock(now_text), pause=pause, resume=resume,
+                            extend=extend):
+            click.echo(line)
+        return
     while True:
         now = clock(now_text)
         repaired = finish_commit(game_dir)

@@ -572,8 +572,9 @@ class Judge:
         self._intake()
         if not self._receipts():
             return
-        if self.config.paused:
-            self.log("paused: no round is run and no deadline applies (judge.yaml paused)")
+        if self.config.paused or self.state.get("paused"):
+            self.log("paused: no round is run and no deadline applies (`agot judge --resume` "
+                     "or judge.yaml paused: false)")
             return
         for _ in range(MAX_RUNS):
             try:
@@ -888,6 +889,24 @@ class Judge:
                 continue
             ids = ", ".join(o.id for o in h.owes)
             when = _spoken_time(deadline)
+            moved = [e for e in self.journal.entries if e.get("event") == "extended"
+                     and e.get("deadline") == stop["deadline"]] if self.journal else []
+            if moved and self.now < deadline:
+                key = f"moved:{key_stop}:{stop['deadline']}:{h.house}"
+                address = self.players.houses.get(h.house)
+                if self.journal is not None and not self.journal.done(key) and address \
+                        and address.address:
+                    with self._speaking(h.house):
+                        subject = tr("agot: deadline moved: round {round}",
+                                     round=stand.state.round)
+                        body = tr("The deadline of this stop has been moved to {when} (UTC). "
+                                  "Still asked of you: {ids}.", when=when, ids=ids)
+                    msg = text_mail(subject, body + "\n",
+                                    self._msg_id(f"moved-{key_stop}-{deadline:%Y%m%d%H%M}-"
+                                                 f"{h.house}"))
+                    if not self._send(msg, address.address, key, {"house": h.house}):
+                        return
+                    self.log(f"mailed the new deadline to {h.house}")
             if self.now >= deadline:
                 kind = "late"
                 with self._speaking(h.house):
@@ -930,6 +949,53 @@ def _spoken_time(when: datetime.datetime) -> str:
     months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
     w = when.astimezone(datetime.UTC)
     return f"{days[w.weekday()]} {w.day} {months[w.month - 1]} {w.year} {w:%H:%M}"
+
+
+def control(game_dir: str, ruleset: Ruleset, now: datetime.datetime, *, pause: bool = False,
+            resume: bool = False, extend: str | None = None) -> list[str]:
+    """The moderator's controls, each recorded in the journal: pause and resume the judge's
+    runs and deadlines, or move the current stop's deadline later by ``extend`` (``12h``).
+    Nothing is mailed here: the next pass mails each house still owing the new deadline."""
+    read_config(game_dir)
+    folder = Path(game_dir) / JUDGE_DIR
+    (folder / SPOOL).mkdir(parents=True, exist_ok=True)
+    lines = []
+    with pass_lock(folder) as held:
+        if not held:
+            raise UsageError(f"{game_dir}: a judge pass is running; try again when it ends")
+        state = read_state(folder)
+        journal = Journal(folder)
+        if pause or resume:
+            state["paused"] = bool(pause)
+            write_state(folder, state)
+            journal.add({"time": utc_text(now), "event": "paused" if pause else "resumed"})
+            lines.append("paused: passes take and answer mail, run nothing and apply no deadline"
+                         if pause else "resumed: the next pass runs the round when it can go on")
+        if extend is not None:
+            if not re.fullmatch(r"[0-9]{1,4}[mhd]", extend):
+                raise UsageError(f"--extend {extend[:20]}: expected a period such as 90m, 12h "
+                                 "or 2d")
+            from agot_adjudicator.workflow.standing import standing
+
+            stand = standing(game_dir, ruleset)
+            stop = state.get("stop") or {}
+            if not stand.stopped or stop.get("key") != [stand.state.round, stand.ledger.runs] \
+                    or not stop.get("deadline"):
+                raise UsageError(f"{game_dir}: the round is not stopped on a deadline the judge "
+                                 "set; nothing to extend")
+            later = parse_utc(stop["deadline"])
+            assert later is not None
+            stop["deadline"] = utc_text(later + period(extend))
+            state["stop"] = stop
+            write_state(folder, state)
+            players = read_players(game_dir)
+            write_players(game_dir, Players(players.houses, stop["deadline"]))
+            journal.add({"time": utc_text(now), "event": "extended", "by": extend,
+                         "deadline": stop["deadline"],
+                         "key": f"extended:{stop['key'][0]}.{stop['key'][1]}:{stop['deadline']}"})
+            lines.append(f"deadline of round {stand.state.round}'s stop moved to "
+                         f"{stop['deadline']}; the next pass mails it to each house still owing")
+    return lines
 
 
 def finish_commit(game_dir: str) -> str | None:
