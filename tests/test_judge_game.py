@@ -1,10 +1,11 @@
-"""A whole game run by ``agot judge`` alone (issue 29): four houses play several rounds purely
-by mail — their messages delivered into a real Dovecot IMAP mailbox, the judge's mail out
-through a real SMTP server (aiosmtpd) — with the judge run pass after pass under a clock the
-test advances, and no moderator command between passes. Players reply with their orders and
-the template's plans, then with answers-only replies; one mail has a typo in an area name and
-is sent again corrected; one house is late at one stop (the documented defaults are applied to
-exactly its late decisions) and its late mail is refused for what stands. The record replays.
+"""A whole game run by ``agot judge`` alone (issue 29): four houses play from ``agot new`` to
+the end (ten rounds) purely by mail — their messages delivered into a real Dovecot IMAP
+mailbox, the judge's mail out through a real SMTP server (aiosmtpd) — with the judge run pass
+after pass under a clock the test advances, and no moderator command between passes. Players
+reply with their orders and the template's plans, then with answers-only replies; one mail has
+a typo in an area name and is sent again corrected; one house is late at one stop (reminded
+first; the documented defaults are then applied to exactly its late decisions) and its late
+mail is refused for what stands. Each house gets exactly its own mail. The record replays.
 
 The figures (passes, messages, stops per round) are printed; run with ``-s`` to see them.
 """
@@ -16,6 +17,7 @@ import email
 import random
 import re
 import sys
+from collections import Counter
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
 from pathlib import Path
@@ -35,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from autoplay import RandomPlayer
 from bench_mail_rounds import Player  # the benchmark's players who write mail
 
-ROUNDS = 5
+ROUNDS = 10
 PLAYERS = 4
 SEED = 7
 START = datetime.datetime(2026, 12, 1, 18, 0, tzinfo=datetime.UTC)
@@ -97,6 +99,9 @@ def test_a_whole_game_by_mail_with_the_judge_alone(tmp_path, dovecot, smtp):  # 
     stops: dict[int, int] = {}  # runs that stopped, per round
     results: dict[str, int] = {h: 0 for h in houses}
 
+    def ended() -> bool:
+        return yaml.safe_load(current_round(game).state.read_text())["phase"] == "ended"
+
     def judge_pass() -> str:
         nonlocal passes
         passes += 1
@@ -106,8 +111,8 @@ def test_a_whole_game_by_mail_with_the_judge_alone(tmp_path, dovecot, smtp):  # 
         assert out.exit_code == 0, out.output
         return out.output
 
-    for _ in range(80):
-        if current_round(game).number > ROUNDS:
+    for _ in range(160):
+        if ended():
             break
         log = judge_pass()
         mails = [(r, email.message_from_bytes(d, policy=SMTP_POLICY))
@@ -159,8 +164,10 @@ def test_a_whole_game_by_mail_with_the_judge_alone(tmp_path, dovecot, smtp):  # 
             late_mail = None
         now += HOUR
     else:
-        raise AssertionError("the game did not reach its round in 80 passes")
-    assert current_round(game).number > ROUNDS
+        raise AssertionError("the game did not end in 160 passes")
+    rounds = current_round(game).number - 1
+    assert rounds == ROUNDS  # the game ends after round 10 (or earlier with 7 castles)
+    assert "0 message(s) taken, 0 run(s), 0 mail(s) sent" in judge_pass()  # the end: nothing
     assert typo_done and late_done
     # the typo was refused with a suggestion, then the corrected mail accepted
     receipts = [p.read_text() for p in sorted((game / "messages").glob("*.receipt.txt"))]
@@ -172,7 +179,7 @@ def test_a_whole_game_by_mail_with_the_judge_alone(tmp_path, dovecot, smtp):  # 
     assert defaulted and all(e["house"] == late_house for e in defaulted)
     # every house got the mail of every run
     runs = sum(yaml.safe_load((game / f"round-{n:02d}" / "decisions.yaml").read_text())["runs"]
-               for n in range(1, ROUNDS + 1))
+               for n in range(1, rounds + 1))
     assert all(results[h] >= runs for h in houses), (results, runs)
     import json
 
@@ -185,7 +192,9 @@ def test_a_whole_game_by_mail_with_the_judge_alone(tmp_path, dovecot, smtp):  # 
     assert [e["house"] for e in reminded] == [late_house]
     replay = invoke("replay", str(game))
     assert replay.exit_code == 0, replay.output
-    print(f"\nwhole game by the judge: {PLAYERS} houses, {ROUNDS} rounds, {passes} passes, "
+    print(f"\nwhole game by the judge: {PLAYERS} houses, {rounds} rounds, {passes} passes, "
           f"{sent} player messages, {len(inbox.received)} mails sent by the judge, "
-          f"{runs} runs; stops per round: {[stops.get(n, 0) for n in range(1, ROUNDS + 1)]}")
+          f"{runs} runs; stops per round: {[stops.get(n, 0) for n in range(1, rounds + 1)]}")
+    per_house = Counter(r for (r,), _ in inbox.received)
+    print(f"mails per house: {dict(sorted(per_house.items()))}")
     assert max(stops.values()) <= 3
