@@ -28,9 +28,9 @@ from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.markdown import markdown_html
 from agot_adjudicator.render.picture import HOUSE_STYLES, round_play
 from agot_adjudicator.render.png import svg_to_png
-from agot_adjudicator.render.site import markdown_html
 from agot_adjudicator.workflow import site as site_workflow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,8 +173,8 @@ def test_site_carries_no_seed_hand_deck_or_plan(tmp_path, monkeypatch, runner):
     real = site_workflow.load_state
     canaries = {"seed": 918273645546372819, "hand": "canary_hand_card", "deck": "canary_deck_card"}
 
-    def load_with_canaries(path, ruleset):
-        doc, state = real(path, ruleset)
+    def load_with_canaries(path, ruleset, *read):
+        doc, state = real(path, ruleset, *read)
         state.seed = canaries["seed"]
         for hs in state.houses.values():
             hs.hand = [canaries["hand"]]

@@ -28,9 +28,6 @@ from agot_adjudicator.io.validation import PHASE_WORDS
 from agot_adjudicator.io.writing import write_atomic
 from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.language import say, tr
-from agot_adjudicator.workflow.present import template_text
-from agot_adjudicator.workflow.status import game_status, status_json, status_text
-from agot_adjudicator.workflow.validate import check_output, validate_files
 
 
 @click.command(epilog=EPILOG)
@@ -59,6 +56,8 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     if state is None:
         raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
     ruleset = ruleset_for(ctx, state)
+    from agot_adjudicator.workflow.validate import validate_files
+
     result = validate_files(state, list(orders), ruleset, names=names)
     with speaking(chosen_language(lang), ruleset):
         warn(result.notes, N_("note: {warning}"))
@@ -124,6 +123,9 @@ def template(ctx: click.Context, state: str | None, game_dir: str | None, house:
     Westeros decks, so it may be sent to the player.
     """
     board, ruleset = board_for(ctx, state, game_dir)
+    from agot_adjudicator.workflow.present import template_text
+    from agot_adjudicator.workflow.validate import check_output
+
     text = template_text(board, house, ruleset, schema_ref, game_dir, chosen_language(lang))
     if output is None:
         click.echo(text, nl=False)
@@ -163,6 +165,8 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
         now = parsed
     ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
     lang = "en" if fmt == "json" else chosen_language(lang)
+    from agot_adjudicator.workflow.status import game_status, status_json, status_text
+
     result = game_status(game_dir, ruleset, now, lang)
     click.echo(status_json(result) if fmt == "json" else status_text(result, ruleset, lang),
                nl=False)

@@ -32,7 +32,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from agot_adjudicator.engine.board import castle_count, controller
 from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
@@ -75,6 +74,7 @@ from agot_adjudicator.render.svg import (
     barrel,
     castle_icon,
     crown,
+    escape,
     halo,
     house_letter,
     house_style,
@@ -84,6 +84,7 @@ from agot_adjudicator.render.svg import (
     order_token,
     path,
     power_token,
+    quoteattr,
     shield,
     text_width,
     unit_glyph,
@@ -297,11 +298,12 @@ def _ground(state: GameState, ruleset: Ruleset, area_id: str) -> str:
     return HOUSE_TINTS.get(ctrl, LAND_FILL) if ctrl else LAND_FILL
 
 
-def _fills(layout: MapLayout, state: GameState, ruleset: Ruleset) -> str:
+def _fills(board: StaticBoard, state: GameState) -> str:
+    layout, ruleset = board.layout, board.ruleset
     out = ["<g id=\"regions\">"]
     for area_id in ruleset.area_ids:
         area = ruleset.areas[area_id]
-        d = "".join(path(ring) for ring in layout.rings[area_id])
+        d = board.shapes[area_id]
         fill = _ground(state, ruleset, area_id)
         attrs: list[tuple[str, object]] = [("id", f"shape-{area_id}"), ("d", d),
                                            ("fill", fill), ("fill-rule", "evenodd")]
@@ -388,36 +390,49 @@ def _attrs_text(attrs: Sequence[tuple[str, object]]) -> str:
     return _attrs(attrs)
 
 
-def _icons(area: Area, cx: float, y: float, ctrl: str | None) -> str:
-    """Castle, barrels, crowns, the home shield and the controller's badge, in one centred row."""
+def _icons(static: tuple[str, str, float], y: float, ctrl: str | None) -> str:
+    """Castle, barrels, crowns, the home shield and the controller's badge, in one centred row
+    (``static``: :func:`_static_icons`, drawn once)."""
+    plain, shifted, badge_x = static
+    if ctrl is None:
+        return plain
+    return (shifted + f"<g class=\"controller\" data-house=\"{ctrl}\">"
+            + badge(badge_x + 8, y, ctrl, 15) + "</g>")
+
+
+def _static_icons(area: Area, cx: float, y: float) -> tuple[str, str, float]:
+    """An area's castle, barrels, crowns and home shield centred alone, and centred with a
+    controller's badge after them (the row's parts and the badge's left edge)."""
     pieces: list[tuple[float, Callable[[float], str]]] = []
     if area.castle:
         kind = area.castle
         pieces.append((24.0 if kind == "stronghold" else 13.0,
-                       lambda x, k=kind: castle_icon(x, y - 7, k)))
+                       lambda x: castle_icon(x, y - 7, kind)))
     for _ in range(area.supply if area.is_land else 0):
         pieces.append((9.0, lambda x: barrel(x, y)))
     for _ in range(area.power if area.is_land else 0):
         pieces.append((14.0, lambda x: crown(x, y + 1)))
     if area.home_of:
         home = area.home_of
-        pieces.append((16.0, lambda x, h=home: shield(x, y - 9, h)))
-    if ctrl is not None:
-        pieces.append((16.0, lambda x, h=ctrl: (
-            f"<g class=\"controller\" data-house=\"{h}\">" + badge(x + 8, y, h, 15) + "</g>")))
+        pieces.append((16.0, lambda x: shield(x, y - 9, home)))
     gap = 4.0
-    total = sum(w for w, _ in pieces) + gap * max(len(pieces) - 1, 0)
-    x = cx - total / 2
-    out = []
-    for w, draw in pieces:
-        out.append(draw(x))
-        x += w + gap
-    return "".join(out)
+    drawn = []
+    for count in (len(pieces), len(pieces) + 1):  # alone, then with the badge (16 wide)
+        total = sum(w for w, _ in pieces) + (16.0 if count > len(pieces) else 0.0) \
+            + gap * max(count - 1, 0)
+        x = cx - total / 2
+        out = []
+        for w, draw in pieces:
+            out.append(draw(x))
+            x += w + gap
+        drawn.append(("".join(out), x))
+    return drawn[0][0], drawn[1][0], drawn[1][1]
 
 
-def _area(state: GameState, ruleset: Ruleset, layout: MapLayout, area_id: str,
-          house: str | None, show_orders: bool, slots: Slots) -> str:
+def _area(board: StaticBoard, state: GameState, area_id: str, house: str | None,
+          show_orders: bool) -> str:
     """One area's group: tooltip, name, icons, units, tokens and (if asked) its order."""
+    ruleset, slots = board.ruleset, board.slots[area_id]
     area = ruleset.areas[area_id]
     here: AreaState = state.area(area_id)
     ctrl = controller(state, ruleset, area_id)
@@ -437,11 +452,11 @@ def _area(state: GameState, ruleset: Ruleset, layout: MapLayout, area_id: str,
         ("data-neutral-force", here.neutral_force.strength if here.neutral_force else None),
     ]
     parts = [f"<g{_attrs_text(attrs)}>",
-             _el("title", [], _area_title(ruleset, area, here, ctrl, order_shown))]
+             _el("title", [], _area_title(ruleset, area, here, ctrl, order_shown,
+                                          board.facts[area_id]))]
     ground = _ground(state, ruleset, area_id)
-    cx = (slots.block[0] + slots.block[2]) / 2
     if area.is_land:
-        parts.append(_icons(area, cx, slots.icons_y, ctrl))
+        parts.append(_icons(board.icons[area_id], slots.icons_y, ctrl))
     if here.units and here.house is not None:
         parts.append(_unit_rows(slots.units[0], slots.units[1], here.house, here.units,
                                 here.routed, slots.routed))
@@ -474,11 +489,10 @@ def _area(state: GameState, ruleset: Ruleset, layout: MapLayout, area_id: str,
     return "".join(parts)
 
 
-def _name(state: GameState, ruleset: Ruleset, area_id: str, slots: Slots) -> str:
+def _name(ruleset: Ruleset, area_id: str, slots: Slots, ground: str) -> str:
     """An area's name, drawn above a round's arrows (so that no arrow hides it), on a halo of
     the area's own ground."""
     area = ruleset.areas[area_id]
-    ground = _ground(state, ruleset, area_id)
     ink = SEA_INK if area.is_sea else INK
     style = [("font-style", "italic")] if area.is_sea else []
     parts = [f"<g class=\"name\" data-area=\"{area_id}\">"]
@@ -504,16 +518,23 @@ def _name(state: GameState, ruleset: Ruleset, area_id: str, slots: Slots) -> str
     return "".join(parts)
 
 
-def _area_title(ruleset: Ruleset, area: Area, here: AreaState, ctrl: str | None,
-                order_shown: str | None) -> str:
+def _static_facts(area: Area) -> list[str]:
+    """What an area's tooltip says of it on every board: kind, castle, supply, power, home."""
     facts = [tr(KIND_WORDS[area.kind]) if area.kind in KIND_WORDS else area.kind,
              tr(CASTLE_WORDS[area.castle]) if area.castle in CASTLE_WORDS else area.castle or "",
              tr("{count} supply", count=area.supply) if area.supply else "",
              tr("{count} power", count=area.power) if area.power else "",
-             tr("home of {house}", house=_house_name(area.home_of)) if area.home_of else "",
-             tr("controlled by {house}", house=_house_name(ctrl)) if ctrl else ""]
-    text = tr("{name} ({facts})", name=_area_name(area, area.id),
-              facts=sep().join(f for f in facts if f))
+             tr("home of {house}", house=_house_name(area.home_of)) if area.home_of else ""]
+    return [f for f in facts if f]
+
+
+def _area_title(ruleset: Ruleset, area: Area, here: AreaState, ctrl: str | None,
+                order_shown: str | None, facts: list[str]) -> str:
+    """An area's tooltip: its :func:`_static_facts` (``facts``), its controller and what is
+    in it."""
+    if ctrl:
+        facts = [*facts, tr("controlled by {house}", house=_house_name(ctrl))]
+    text = tr("{name} ({facts})", name=_area_name(area, area.id), facts=sep().join(facts))
     if here.units and here.house:
         text += tr("; {house}: {units}", house=_house_name(here.house),
                    units=units_text(here.units))
@@ -576,11 +597,12 @@ def _heading(state: GameState, play: RoundPlay | None) -> str:
               round=state.round, phase=_phase(state.phase))
 
 
-def _panel(state: GameState, ruleset: Ruleset, x: float, top: float, house: str | None,
+def _panel(board: StaticBoard, state: GameState, x: float, top: float, house: str | None,
            orders: bool, play: RoundPlay | None = None,
            provisional: bool = False) -> tuple[str, float]:
     """The side panel at ``x``; returns its SVG and its bottom (``play``: a round picture's;
     ``provisional``: a stopped run's board, P4)."""
+    ruleset = board.ruleset
     out: list[str] = ["<g id=\"panel\">"]
     y = top + 14
     for line in _wrap(_ruleset_title(ruleset), 46):
@@ -729,9 +751,9 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, top: float, house: str 
     if play is None:
         facts = []
         if state.revealed:
-            cards = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}"
-                                  for d in ("I", "II", "III") if d in state.revealed)
-            facts.append(tr("Westeros cards: {cards}", cards=cards))
+            revealed = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}"
+                                     for d in ("I", "II", "III") if d in state.revealed)
+            facts.append(tr("Westeros cards: {cards}", cards=revealed))
         facts.append(tr("Restrictions this round: {cards}",
                         cards=sep().join(_westeros_name(r) for r in state.restrictions)
                         or tr("none")))
@@ -742,7 +764,7 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, top: float, house: str 
                 y += 13
         out.append("</g>")
         y += 12
-    legend, y = _legend(ruleset, x, y, play is not None)
+    legend, y = board.legend(x, y, play is not None)
     out.append(legend)
     out.append("</g>")
     return "".join(out), y
@@ -816,7 +838,7 @@ def _legend(ruleset: Ruleset, x: float, y: float, round_picture: bool = False
                                 ("stroke-width", 2.2)])
          + _el("path", [("d", f"M{_n(x + 30)} {_n(y)}h24"), ("stroke", RIVER),
                         ("stroke-width", 3.2)]),
-         tr("coast · river: no crossing (the lands are not adjacent)")),
+         tr("coast · river: no march or retreat across (R5.11)")),
     ]
     if round_picture:
         rows += [
@@ -893,7 +915,74 @@ def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
              play: RoundPlay | None = None, maker: str | None = None, provisional: bool = False,
              lang: str = "en") -> str:
     with Names(ruleset, lang).speaking():
-        return _drawing(state, ruleset, house, orders, play, maker, provisional, FONTS[lang])
+        board = BOARDS.board(ruleset, lang)
+        return _drawing(board, state, house, orders, play, maker, provisional, FONTS[lang])
+
+
+class StaticBoard:
+    """What every picture of one ruleset in one language draws alike, made once (issue 33):
+    each area's outline, the borders, where each area's contents go, its icons and the static
+    part of its tooltip; its name on each ground and the legend where a panel puts it, made the
+    first time a picture needs them. Made while the ruleset's names are spoken
+    (:class:`~agot_adjudicator.render.language.Names`)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.layout = layout = map_layout(ruleset)
+        self.slots = {a: area_slots(layout, ruleset, a, _area_name(ruleset.areas[a], a))
+                      for a in ruleset.area_ids}
+        self.shapes = {a: "".join(path(ring) for ring in layout.rings[a])
+                       for a in ruleset.area_ids}
+        self.borders = _borders(layout, ruleset)
+        self.icons = {}
+        for a in ruleset.area_ids:
+            block = self.slots[a].block
+            self.icons[a] = _static_icons(ruleset.areas[a], (block[0] + block[2]) / 2,
+                                          self.slots[a].icons_y)
+        self.facts = {a: _static_facts(ruleset.areas[a]) for a in ruleset.area_ids}
+        self._names: dict[tuple[str, str], str] = {}
+        self._legends: dict[tuple[float, float, bool], tuple[str, float]] = {}
+
+    def name(self, area_id: str, ground: str) -> str:
+        """An area's name on ``ground`` (:func:`_name`)."""
+        key = (area_id, ground)
+        if key not in self._names:
+            self._names[key] = _name(self.ruleset, area_id, self.slots[area_id], ground)
+        return self._names[key]
+
+    def legend(self, x: float, y: float, round_picture: bool) -> tuple[str, float]:
+        """The legend at (x, y) and its bottom (:func:`_legend`)."""
+        key = (x, y, round_picture)
+        if key not in self._legends:
+            self._legends[key] = _legend(self.ruleset, x, y, round_picture)
+        return self._legends[key]
+
+
+class StaticBoards:
+    """The static boards of a process, one per ruleset and language (each kept with the
+    ruleset it was made for, so a ruleset made later under the same name gets its own)."""
+
+    KEEP = 16
+    """At most this many boards are kept (a process draws with one or two rulesets; tests with
+    many more)."""
+
+    def __init__(self) -> None:
+        self._boards: dict[tuple[int, str], StaticBoard] = {}
+
+    def board(self, ruleset: Ruleset, lang: str) -> StaticBoard:
+        """The static board of ``ruleset`` in ``lang`` (made now if it is the first)."""
+        key = (id(ruleset), lang)
+        made = self._boards.get(key)
+        if made is None or made.ruleset is not ruleset:
+            self._boards.pop(key, None)
+            if len(self._boards) >= self.KEEP:  # the one made longest ago goes
+                del self._boards[next(iter(self._boards))]
+            made = self._boards[key] = StaticBoard(ruleset)
+        return made
+
+
+BOARDS = StaticBoards()
+"""The one owner of the static boards (:class:`StaticBoards`)."""
 
 
 def _defs() -> str:
@@ -903,12 +992,12 @@ def _defs() -> str:
             "stroke-width=\"1.1\"/></pattern></defs>")
 
 
-def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool,
+def _drawing(board: StaticBoard, state: GameState, house: str | None, orders: bool,
              play: RoundPlay | None, maker: str | None, provisional: bool, font: str) -> str:
-    layout = map_layout(ruleset)
+    ruleset, layout, slots = board.ruleset, board.layout, board.slots
     left, top, right, bottom = layout.bounds
     panel_x = right + 24
-    panel, panel_bottom = _panel(state, ruleset, panel_x, top, house, orders, play, provisional)
+    panel, panel_bottom = _panel(board, state, panel_x, top, house, orders, play, provisional)
     width = panel_x + PANEL_WIDTH - left
     height = max(bottom, panel_bottom + MARGIN) - top
     what = (tr("round {round} as played: orders as revealed, marches, battles, raids",
@@ -916,8 +1005,6 @@ def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
             if play is not None else tr("round {round}, {phase} phase", round=state.round,
                                         phase=_phase(state.phase))
             + (tr(", provisional (the board at a stop)") if provisional else ""))
-    slots = {a: area_slots(layout, ruleset, a, _area_name(ruleset.areas[a], a))
-             for a in ruleset.area_ids}
     out = [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
         *([f"<!-- written by {escape(maker)} -->"] if maker else []),
@@ -932,12 +1019,12 @@ def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
         _defs(),
         _el("rect", [("x", left), ("y", top), ("width", width), ("height", height),
                      ("fill", PAPER)]),
-        _fills(layout, state, ruleset),
-        _borders(layout, ruleset),
+        _fills(board, state),
+        board.borders,
         "<g id=\"areas\">",
     ]
     for area_id in ruleset.area_ids:
-        out.append(_area(state, ruleset, layout, area_id, house, orders, slots[area_id]))
+        out.append(_area(board, state, area_id, house, orders))
     out.append("</g>")
     arrows, labels = "", ""
     if play is not None:
@@ -945,7 +1032,7 @@ def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
     out.append(arrows)
     out.append("<g id=\"names\">")
     for area_id in ruleset.area_ids:
-        out.append(_name(state, ruleset, area_id, slots[area_id]))
+        out.append(board.name(area_id, _ground(state, ruleset, area_id)))
     out.append("</g>")
     out.append(labels)
     out.append(panel)

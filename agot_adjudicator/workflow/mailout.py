@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agot_adjudicator.io.formats import MAKER
+from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.language import Names, house, tr
 from agot_adjudicator.render.mail import (
@@ -29,6 +30,7 @@ from agot_adjudicator.render.mail import (
 from agot_adjudicator.render.report import (
     Private,
     answers_block,
+    picture_links,
     private_section,
     render_report,
     report_title,
@@ -37,11 +39,11 @@ from agot_adjudicator.render.report import (
 from agot_adjudicator.render.tables import columns
 from agot_adjudicator.workflow.adjudicate import (
     BOARD_FILE,
-    MOVES_FILE,
     NOW_PICTURE,
     Adjudication,
     Outputs,
     record_text,
+    round_pictures,
 )
 
 
@@ -55,19 +57,20 @@ def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = 
         text = render_report(title, result.events, result.state, ruleset, result.pending,
                              fmt="text", width=WIDTH, lang=lang)
         if out.state is not None and out.board is not None:
-            text += (f"\n{tr('{label}: {file}', label=tr('The round as played'), file=MOVES_FILE)}"
-                     f"\n{tr('{label}: {file}', label=tr('The board after the round'), file=BOARD_FILE)}\n")
+            text += picture_links("text", round_pictures())
         elif out.now_picture is not None:
-            text += f"\n{tr('{label}: {file}', label=tr('The board as it stands'), file=NOW_PICTURE)}\n"
+            text += picture_links("text", [(tr("The board as it stands"), NOW_PICTURE)])
     record = record_text(run, out.state, "text", maker, lang, ruleset)
     return text + "\n".join(wrap(line, WIDTH, "    ") for line in record.split("\n"))
 
 
-def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str = "en") -> str:
+def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str = "en",
+                 names: NameIndex | None = None) -> str:
     """One house's private part of its message: hand, bids, its own pending decisions and
-    its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``."""
+    its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``. ``names``: the ruleset's
+    :func:`~agot_adjudicator.model.naming.name_index`, when the caller has made it."""
     with Names(ruleset, lang).speaking():
-        return _private_text(run, ruleset, house_id)
+        return _private_text(run, ruleset, house_id, names)
 
 
 def house_bids(run: Adjudication, house_id: str) -> tuple[dict[str, int], int | None]:
@@ -87,10 +90,10 @@ def house_bids(run: Adjudication, house_id: str) -> tuple[dict[str, int], int | 
     return bids, wildlings
 
 
-def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str) -> list[str]:
+def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str,
+                 names: NameIndex | None = None) -> list[str]:
     """What agot holds from the house for the round (its merged submission and its answers),
-    one sentence each."""
-    from agot_adjudicator.model.naming import name_index
+    one sentence each (``names``: the ruleset's name index, made here if not given)."""
     from agot_adjudicator.render.receipt import echo_lines
 
     if run.subs is None:
@@ -104,15 +107,16 @@ def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str) -> list[str
     answers = {a.id: a.value for a in run.subs.answers.values() if a.house == house_id}
     if answers:
         data["answers"] = answers
-    return echo_lines(data, name_index(ruleset))
+    return echo_lines(data, names or name_index(ruleset))
 
 
-def _private_text(run: Adjudication, ruleset: Ruleset, house_id: str) -> str:
+def _private_text(run: Adjudication, ruleset: Ruleset, house_id: str,
+                  names: NameIndex | None = None) -> str:
     result = run.result
     bids, wildlings = house_bids(run, house_id)
     section = private_section(Private(house_id, bids, wildlings), result.state,
                               ruleset, result.pending, "text", WIDTH)
-    held = stored_lines(run, ruleset, house_id)
+    held = stored_lines(run, ruleset, house_id, names)
     if held:
         head = tr("What agot holds from you this round")
         section += f"\n{head}\n{'-' * columns(head)}\n\n" + "\n".join(
@@ -175,19 +179,20 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
     publics = {lang: public}
     picture = attachment(out)
     state = run.result.state
+    names = name_index(ruleset)  # once for every house's text
     for h in state.order_of_play():
         mine = (languages or {}).get(h) or lang
         if mine not in publics:
             publics[mine] = public_text(run, ruleset, out, maker, mine)
-        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine)}"
+        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine, names)}"
         if picture is not None:
             with Names(ruleset, mine).speaking():
                 body += tr("\nAttached: {file}.\n", file=picture[0])
-        title = subject(run, h, ruleset, mine)
-        digest = content_digest(title, body, picture)
         files[f"{MAIL_DIR}/{h}.txt"] = body
         if wanted is not None and not wanted(f"{MAIL_DIR}/{h}.eml"):
-            continue
+            continue  # no .eml: its subject and digest are not needed (issue 33)
+        title = subject(run, h, ruleset, mine)
+        digest = content_digest(title, body, picture)
         files[f"{MAIL_DIR}/{h}.eml"] = house_eml(
             subject=title, body=body, to=addresses.get(h), attachment=picture, digest=digest,
             msg_id=message_id(state.game_id, round_name, h, digest))

@@ -19,6 +19,7 @@ from agot_adjudicator.engine.board import castle_count, controller
 from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
+from agot_adjudicator.io.recorded import RecordedFiles
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.report import is_record_line
@@ -73,12 +74,21 @@ def _round_folder(game_dir: str, number: int | None) -> RoundDir:
     return found[0]
 
 
-def _played_under(state_path: Path, game_dir: str, fallback: Ruleset) -> Ruleset:
+def _played_under(state_path: Path, game_dir: str, fallback: Ruleset,
+                  recorded: RecordedFiles | None = None) -> Ruleset:
     """The ruleset a recorded state names (the game's ``rulesets/`` folder, the packaged one
-    or the package's archive), else ``fallback`` (whose check then says what to do)."""
-    from agot_adjudicator.io.rulesets import state_ruleset
+    or the package's archive), else ``fallback`` (whose check then says what to do).
+    ``recorded``: the record as this command read it (each file once)."""
+    from agot_adjudicator.io.rulesets import named_ruleset, state_ruleset
 
-    return state_ruleset(state_path, game_dir) or fallback
+    if recorded is None:
+        return state_ruleset(state_path, game_dir) or fallback
+    try:
+        data = recorded.document(state_path).data
+    except InputError:
+        return fallback
+    return named_ruleset(data.get("ruleset") if isinstance(data, dict) else None,
+                         game_dir) or fallback
 
 
 def round_svg(game_dir: str, number: int | None, ruleset: Ruleset, lang: str = "en") -> str:
@@ -160,7 +170,7 @@ def web_fonts(pages: list[str], lang: str) -> tuple[dict[str, bytes], str]:
     of the language's script, both weights) and their ``@font-face`` rules: a machine with no
     CJK font shows the pages in Chinese (issue 32). Nothing for English."""
     from agot_adjudicator.render.png import WEB_FONTS
-    from agot_adjudicator.render.site import font_faces
+    from agot_adjudicator.render.sitestyle import font_faces
 
     if lang == "en" or not (WEB_FONTS / "slices.json").is_file():
         return {}, ""
@@ -187,8 +197,6 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     from agot_adjudicator.render.picture import render_round_svg, render_svg
     from agot_adjudicator.render.png import png_available, svg_to_png
     from agot_adjudicator.render.site import (
-        STYLE,
-        STYLESHEET,
         GameSite,
         RoundPage,
         index_html,
@@ -197,8 +205,10 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
         round_file,
         round_html,
     )
+    from agot_adjudicator.render.sitestyle import STYLE, STYLESHEET
 
-    replay = replay_game(game_dir, ruleset, check_new=check_new, keep=True)
+    recorded = RecordedFiles(game_dir)  # each recorded file read once, for replay and pages
+    replay = replay_game(game_dir, ruleset, check_new=check_new, keep=True, files=recorded)
     rendered = {c.folder: c.rendered for c in replay.checks}
     if not replay.ok:
         return SiteBuild({}, replay)
@@ -210,9 +220,9 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     final_event = None
     names = Names(ruleset, lang)
     for index, rd in enumerate(dirs):
-        ruleset = _played_under(rd.state, game_dir, ruleset)
+        ruleset = _played_under(rd.state, game_dir, ruleset, recorded)
         names = Names(ruleset, lang)
-        _, state = load_state(str(rd.state), ruleset)
+        _, state = load_state(str(rd.state), ruleset, recorded.document)
         latest = state
         following = dirs[index + 1] if index + 1 < len(dirs) else None
         if not rd.report.is_file():
@@ -224,7 +234,8 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
                          status="adjudicated" if done else "stopped on pending decisions")
         if done and following is not None:
             _, after = load_state(str(following.state),
-                                  _played_under(following.state, game_dir, ruleset))
+                                  _played_under(following.state, game_dir, ruleset, recorded),
+                                  recorded.document)
             if moves is None:
                 moves = render_round_svg(state, events, ruleset, lang=lang)
             if board is None:

@@ -22,7 +22,7 @@ checked for what no Westeros card can cure (R4.4).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,13 +150,16 @@ class Verdict:
 
 def round_docs(stand: Standing, replace_house: str | None = None,
                doc: Document | None = None,
-               extra: Sequence[Document] = ()) -> tuple[list[Document], list[Problem]]:
+               extra: Sequence[Document] = (),
+               read: Callable[[str], Document] = read_yaml,
+               ) -> tuple[list[Document], list[Problem]]:
     """The round's submission documents as ``adjudicate --game`` reads them, with the house's
     own file replaced by ``doc`` (a message's merged submission, checked before it is stored)
-    and ``extra`` documents added; and the problems of the files that do not load."""
+    and ``extra`` documents added; and the problems of the files that do not load. ``read``:
+    how a file is read (``status`` reads each once, :mod:`agot_adjudicator.io.recorded`)."""
     paths = [str(p) for p in stand.files
              if replace_house is None or p != stand.house_file(replace_house)]
-    docs, problems = read_submissions(paths)
+    docs, problems = read_submissions(paths, read=read)
     if doc is not None:
         docs.append(doc)
     docs.extend(extra)
@@ -248,9 +251,10 @@ def verdict(stand: Standing, docs: Sequence[Document], ruleset: Ruleset,
     out.problems.extend(adjudicate_problems(subs, state, ruleset))
     board = state
     if not out.problems and (stand.ledger.entries or stand.stopped):
-        board = _board_at_stop(stand, subs, ruleset, out)
-        if board is None:
+        at_stop = _board_at_stop(stand, subs, ruleset, out)
+        if at_stop is None:
             return out
+        board = at_stop
         _stop_checks(stand, subs, ruleset, out, new)
     elif not out.problems and state.phase == "westeros":
         for house in state.order_of_play():
@@ -410,8 +414,7 @@ def _warnings(stand: Standing, subs: Submissions, board: GameState, ruleset: Rul
     found.extend(empty_submission_warnings(subs.docs))
     closed = _closed(stand.ledger)
     for warning in found:
-        house = _house_of_file(subs, warning.file)
-        shut = closed.get(house or "", {})
+        shut = closed.get(_house_of_file(subs, warning.file) or "", {})
         paths = {part: json_path(part_path(part)) for part in shut}
         if not shut or not _in_closed(warning, shut, paths):
             out.warnings.append(warning)
