@@ -344,3 +344,21 @@ def test_pause_resume_and_extend_are_recorded_commands(tmp_path, dovecot, smtp):
     assert '"event": "extended"' in journal
     bad = run("judge", "--game", str(game), "--extend", "soon", env=env)
     assert bad.exit_code == 2
+
+
+def test_the_imap_password_from_a_file_and_loop_with_now_refused(tmp_path, dovecot, smtp):  # noqa: F811
+    inbox, port = smtp
+    game, _, houses = new_game(tmp_path)
+    (game / "imap.pw").write_text("judge-pw\n")
+    imap = imap_settings(dovecot)
+    del imap["password_env"]
+    settings(game, port, imap={**imap, "password_file": "imap.pw"})
+    result = run("judge", "--game", str(game),
+                 env={"AGOT_NOW": T0, "SSL_CERT_FILE": str(dovecot.ca_file)})
+    assert result.exit_code == 0, result.output
+    assert len(inbox.received) == len(houses)
+    looped = run("judge", "--game", str(game), "--loop", "--now", T0)
+    assert looped.exit_code == 2 and "--now with --loop" in looped.output
+    (game / "imap.pw").unlink()
+    result = run("judge", "--game", str(game), env={"AGOT_NOW": T0})
+    assert result.exit_code == 2 and "cannot read the password file" in result.output
