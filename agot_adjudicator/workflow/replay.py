@@ -52,7 +52,13 @@ from agot_adjudicator.model.state import STATE_VERSION, WINNER_REASONS, winner_r
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
-from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_files, render_outputs
+from agot_adjudicator.workflow.adjudicate import (
+    Adjudication,
+    Outputs,
+    RunOptions,
+    adjudicate_files,
+    render_outputs,
+)
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.standing import ledger_problems
 from agot_adjudicator.workflow.validate import load_state
@@ -314,19 +320,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                                moved_from, ledger.defaults() if ledger else None,
                                files.document)
         if ledger is not None and run.subs is not None:
-            complete = run.result.status == "complete"
-            used = ledger_problems(ledger, {r.id: r.value for r in run.result.resolved},
-                                   run.subs, run.state_doc, complete)
-            if used:
-                raise IllegalInput(used)
-            recorded_complete = following is not None and present(following.state)
-            if complete and recorded_complete and run.result.state.chain is not None:
-                again = ledger.before_last().after(run.result.resolved)
-                if again.text() != read_recorded(rd.path / LEDGER)[0]:
-                    raise IllegalInput([Problem(str(rd.path / LEDGER), None, None, "",
-                                                "not what the round's last run gives: its "
-                                                "entries were changed after the fact")])
-                run.result.state.chain["decisions"] = again.chain_entry()
+            _check_ledger(rd, following, ledger, run)
     except (InputError, UsageError) as exc:
         check.status = MISMATCH
         problems = exc.problems if isinstance(exc, InputError) else [str(exc)]
@@ -356,18 +350,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     if keep:
         check.rendered = rendered
     if following is None or not present(following.state):
-        if out.state is None:
-            check.status = PENDING
-            check.details = [f"{len(run.result.pending)} decision(s) pending: "
-                             + ", ".join(p.request.id for p in run.result.pending)]
-        elif present(rd.report) and read_recorded(rd.report)[0] == out.report:
-            check.status = MISMATCH  # the report of a complete run is there, its state is not
-            check.details = [f"{rd.path.parent / round_dir_name(rd.number + 1)}/state.yaml: "
-                             f"missing, although {rd.report} records the round as complete"]
-        else:
-            check.status = OPEN
-            check.details = ["the recorded submissions complete the round; next state not "
-                             "written yet (`agot adjudicate --game`)"]
+        _unfinished(check, rd, run, out)
         return check
     if out.state is None:
         check.status = MISMATCH
@@ -393,6 +376,44 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         _compare_file(check, path, expected, text=path.suffix != ".svg")
     _compare_mail(check, rd, run, ruleset, out, maker)
     return check
+
+
+def _check_ledger(rd: RoundDir, following: RoundDir | None, ledger: Ledger,
+                  run: Adjudication) -> None:
+    """The round's ledger against the run (RUL-P8-7): no recorded decision resolved otherwise,
+    and, for a completed round, the ledger its last run gives (put in the run's chain); raises
+    :class:`IllegalInput` where the record was changed after the fact."""
+    assert run.subs is not None
+    complete = run.result.status == "complete"
+    used = ledger_problems(ledger, {r.id: r.value for r in run.result.resolved},
+                           run.subs, run.state_doc, complete)
+    if used:
+        raise IllegalInput(used)
+    recorded_complete = following is not None and present(following.state)
+    if complete and recorded_complete and run.result.state.chain is not None:
+        again = ledger.before_last().after(run.result.resolved)
+        if again.text() != read_recorded(rd.path / LEDGER)[0]:
+            raise IllegalInput([Problem(str(rd.path / LEDGER), None, None, "",
+                                        "not what the round's last run gives: its "
+                                        "entries were changed after the fact")])
+        run.result.state.chain["decisions"] = again.chain_entry()
+
+
+def _unfinished(check: RoundCheck, rd: RoundDir, run: Adjudication, out: Outputs) -> None:
+    """The last round folder, with no next state: pending, open (the submissions complete it,
+    not yet adjudicated), or a complete run's report without its state (a mismatch)."""
+    if out.state is None:
+        check.status = PENDING
+        check.details = [f"{len(run.result.pending)} decision(s) pending: "
+                         + ", ".join(p.request.id for p in run.result.pending)]
+    elif present(rd.report) and read_recorded(rd.report)[0] == out.report:
+        check.status = MISMATCH  # the report of a complete run is there, its state is not
+        check.details = [f"{rd.path.parent / round_dir_name(rd.number + 1)}/state.yaml: "
+                         f"missing, although {rd.report} records the round as complete"]
+    else:
+        check.status = OPEN
+        check.details = ["the recorded submissions complete the round; next state not "
+                         "written yet (`agot adjudicate --game`)"]
 
 
 def _compare_file(check: RoundCheck, path: Path, expected: str, *, text: bool) -> None:
