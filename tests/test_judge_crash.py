@@ -24,9 +24,9 @@ from mailservers import dovecot, smtp  # noqa: F401  (pytest fixtures)
 from test_judge import T0, imap_settings, judge, new_game, orders_text, player_mail, settings
 
 from agot_adjudicator.io import commit as commit_module
+from agot_adjudicator.io import judge_mail
 from agot_adjudicator.io import messages as messages_module
 from agot_adjudicator.workflow import inbox as inbox_module
-from agot_adjudicator.workflow import judge as judge_module
 from agot_adjudicator.workflow import send as send_module
 
 NOW = "2026-12-01T20:00:00Z"
@@ -80,7 +80,7 @@ def write_points(monkeypatch: pytest.MonkeyPatch, n: int | None, ops: list[str])
             return real(*args, **kwargs)
         return wrapped
 
-    monkeypatch.setattr(judge_module, "_fs", hook("judge", judge_module._fs))
+    monkeypatch.setattr(judge_mail, "_fs", hook("judge", judge_mail._fs))
     monkeypatch.setattr(inbox_module, "write_atomic", hook("inbox", inbox_module.write_atomic))
     monkeypatch.setattr(inbox_module, "write_bytes_atomic",
                         hook("inbox", inbox_module.write_bytes_atomic))
@@ -88,7 +88,7 @@ def write_points(monkeypatch: pytest.MonkeyPatch, n: int | None, ops: list[str])
                         hook("index", messages_module.Index.append))
     monkeypatch.setattr(commit_module, "_fs", hook("commit", commit_module._fs))
     monkeypatch.setattr(send_module, "_record", hook("sent", send_module._record))
-    monkeypatch.setattr(judge_module.Mailer, "send", hook("smtp", judge_module.Mailer.send))
+    monkeypatch.setattr(judge_mail.Mailer, "send", hook("smtp", judge_mail.Mailer.send))
 
 
 def test_a_pass_killed_at_every_write_point_is_completed_by_the_next(

@@ -6,7 +6,7 @@ A pass does, in this order, what a moderator does between two runs:
    (``round-NN/mail/sent.jsonl``) goes out: a run killed before its mail went out is finished,
    and no run replaces a stop's mail before it was sent.
 2. **Fetch.** Every new message of the mail source — an IMAP mailbox (UID above the last one
-   taken, :data:`STATE_FILE`) or a Maildir folder (``new/`` and unseen ``cur/`` entries) — is
+   taken, ``judge/state.json``) or a Maildir folder (``new/`` and unseen ``cur/`` entries) — is
    copied into ``GAME/judge/spool/`` (atomically, then the UID is recorded, then it is marked
    seen), so that a message is taken exactly once whatever is killed when.
 3. **Intake.** Each spooled message goes through ``agot inbox``
@@ -31,452 +31,49 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import imaplib
-import json
-import os
 import re
-import smtplib
-import ssl
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.errors import (
-    AgotError,
-    ExitCode,
-    InputError,
-    MalformedInput,
-    Problem,
-    UsageError,
-)
-from agot_adjudicator.io.clock import now_utc, parse_utc, utc_text
+from agot_adjudicator.errors import AgotError, InputError, JudgeFailed, Problem, UsageError
+from agot_adjudicator.io import judge_mail
+from agot_adjudicator.io.clock import parse_utc, utc_text
 from agot_adjudicator.io.gamedir import round_dirs
+from agot_adjudicator.io.judge_mail import (
+    SPOOL,
+    Journal,
+    Mailer,
+    fetch_imap,
+    fetch_maildir,
+    pass_lock,
+    read_state,
+    text_mail,
+    with_note,
+    write_state,
+)
+from agot_adjudicator.io.judge_settings import (
+    CONFIG_FILE,
+    JudgeConfig,
+    clock,
+    password_of,
+    period,
+    read_config,
+)
 from agot_adjudicator.io.messages import Index
 from agot_adjudicator.io.players import Players, read_players, write_players
-from agot_adjudicator.io.reading import load_yaml
-from agot_adjudicator.io.schemas import schema_problems
-from agot_adjudicator.io.writing import write_bytes_atomic
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.model.text import Msg
 from agot_adjudicator.render.i18n import language_of_tag
 from agot_adjudicator.render.language import Names, tr
 from agot_adjudicator.render.mail import MAIL_DIR, MAIL_DOMAIN
 
-CONFIG_FILE = "judge.yaml"
 JUDGE_DIR = "judge"
-STATE_FILE = "state.json"
-JOURNAL = "journal.jsonl"
-SPOOL = "spool"
-LOCK = ".lock"
-NOW_VARIABLE = "AGOT_NOW"
-"""The environment variable that sets the judge's clock (ISO 8601), like ``--now``."""
 MAX_RUNS = 12
 """Runs in one pass at most (a completed round and the next one's first run are two)."""
-LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
-STOP_KINDS = ("orders", "westeros", "decisions")
 WESTEROS_SUBJECTS = ("/clash_of_kings/", "/wildlings/", "/mustering/", "/supply/")
-
-
-class JudgeFailed(AgotError):
-    """A pass that could not do all it should (a server unreachable, a login refused, a
-    mailbox gone): what it did stands, the rest is done by the next pass. Exit 2."""
-
-    exit_code = ExitCode.USAGE
-
-
-# --- the settings ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ServerSettings:
-    host: str
-    port: int
-    security: str = "tls"
-    user: str | None = None
-    password_env: str | None = None
-    password_file: str | None = None
-    mailbox: str = "INBOX"
-
-    @property
-    def where(self) -> str:
-        return f"{self.host}:{self.port}"
-
-
-@dataclass(frozen=True)
-class Deadline:
-    period: datetime.timedelta
-    grace: datetime.timedelta = datetime.timedelta(0)
-    then: str = "defaults"
-
-
-@dataclass(frozen=True)
-class JudgeConfig:
-    sender: str
-    smtp: ServerSettings
-    imap: ServerSettings | None = None
-    maildir: str | None = None
-    moderator: str | None = None
-    paused: bool = False
-    deadlines: dict[str, Deadline] = field(default_factory=dict)
-    reminder: datetime.timedelta | None = None
-
-
-def period(text: str) -> datetime.timedelta:
-    """``90m``, ``48h``, ``2d`` as a time span.
-
-    >>> period("36h")
-    datetime.timedelta(days=1, seconds=43200)
-    """
-    unit = {"m": "minutes", "h": "hours", "d": "days"}[text[-1]]
-    return datetime.timedelta(**{unit: int(text[:-1])})
-
-
-def _server(body: dict[str, Any]) -> ServerSettings:
-    return ServerSettings(body["host"], body["port"], body.get("security", "tls"),
-                          body.get("user"), body.get("password_env"), body.get("password_file"),
-                          body.get("mailbox", "INBOX"))
-
-
-def read_config(game_dir: str | Path) -> JudgeConfig:
-    """``GAME/judge.yaml`` (schema ``judge``): every problem located, exit 1; a missing file is a
-    usage error (exit 2) naming what to write."""
-    path = Path(game_dir) / CONFIG_FILE
-    if not path.is_file():
-        raise UsageError(f"{path}: no judge settings; write them (agot_adjudicator/docs/judge.md, "
-                         "`agot schema judge`) before running `agot judge`")
-    doc = load_yaml(path, root=game_dir)
-    problems = schema_problems(doc, "judge")
-    data = doc.data
-    if not problems:
-        if ("imap" in data) == ("maildir" in data):
-            problems.append(doc.problem([], Msg("give exactly one mail source: `imap:` or "
-                                                "`maildir:`")))
-        if isinstance(data.get("imap"), dict) and "user" not in data["imap"]:
-            problems.append(doc.problem(["imap"], Msg("an IMAP mailbox needs its `user:`")))
-        if isinstance(data.get("smtp"), dict) and "mailbox" in data["smtp"]:
-            problems.append(doc.problem(["smtp", "mailbox"], Msg("a mailbox is read over IMAP: "
-                                                                 "it has no place under smtp")))
-        for key in ("imap", "smtp"):
-            body = data.get(key)
-            if isinstance(body, dict) and body.get("security") == "none" \
-                    and body.get("host") not in LOCAL_HOSTS:
-                problems.append(doc.problem([key, "security"], Msg(
-                    "security: none sends the password in clear; it is allowed only to "
-                    "127.0.0.1, ::1 or localhost")))
-            if isinstance(body, dict) and body.get("user") is not None \
-                    and not (body.get("password_env") or body.get("password_file")):
-                problems.append(doc.problem([key, "user"], Msg(
-                    "a user needs password_env or password_file (the password is never written "
-                    "in the settings)")))
-    if problems:
-        raise MalformedInput(problems)
-    deadlines = {k: Deadline(period(v["period"]), period(v.get("grace", "0m")),
-                             v.get("then", "defaults"))
-                 for k, v in (data.get("deadlines") or {}).items() if k in STOP_KINDS}
-    reminder = (data.get("deadlines") or {}).get("reminder")
-    return JudgeConfig(data["from"], _server(data["smtp"]),
-                       _server(data["imap"]) if "imap" in data else None,
-                       data.get("maildir"), data.get("moderator"), bool(data.get("paused")),
-                       deadlines, period(reminder) if reminder else None)
-
-
-def password_of(server: ServerSettings, game_dir: str | Path, what: str) -> str | None:
-    """The server's password: from its environment variable, else its file's first line; None
-    without a user. Never printed: errors name the variable or the file."""
-    if server.user is None:
-        return None
-    if server.password_env:
-        value = os.environ.get(server.password_env)
-        if value is not None:
-            return value
-        if not server.password_file:
-            raise UsageError(f"{what}: set the password of {server.user} in the environment "
-                             f"variable {server.password_env}")
-    assert server.password_file is not None
-    path = Path(server.password_file)
-    if not path.is_absolute():
-        path = Path(game_dir) / path
-    try:
-        return path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
-    except (OSError, UnicodeDecodeError, IndexError):
-        raise UsageError(f"{what}: cannot read the password file {path}") from None
-
-
-def clock(now_text: str | None) -> datetime.datetime:
-    """The judge's time: ``--now``, else ``AGOT_NOW``, else the system clock (docs/judge.md)."""
-    text = now_text or os.environ.get(NOW_VARIABLE)
-    if not text:
-        return now_utc()
-    when = parse_utc(text)
-    if when is None:
-        raise UsageError(f"--now / {NOW_VARIABLE}: '{text[:60]}' is not an ISO 8601 time "
-                         "(e.g. 2026-12-03T18:00:00Z)")
-    return when
-
-
-# --- the judge's own files -------------------------------------------------------------------
-
-def _fs(op: str, path: Path, data: bytes = b"") -> None:
-    """Every write of the judge's own files goes through here (the crash tests count them)."""
-    if op == "write":
-        write_bytes_atomic(path, data)
-    elif op == "append":
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0),
-                     0o666)
-        try:
-            while data:
-                data = data[os.write(fd, data):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    elif op == "unlink":
-        path.unlink(missing_ok=True)
-    else:  # pragma: no cover
-        raise ValueError(op)
-
-
-class Journal:
-    """``GAME/judge/journal.jsonl``: one line per thing done (taken, mailed, run, reported);
-    what it records is not done again. A line cut short by a kill is ignored."""
-
-    def __init__(self, folder: Path) -> None:
-        self.path = folder / JOURNAL
-        self.entries: list[dict[str, Any]] = []
-        if self.path.is_file():
-            for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
-                try:
-                    entry = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(entry, dict):
-                    self.entries.append(entry)
-        self.keys = {str(e.get("key")) for e in self.entries if e.get("key")}
-
-    def done(self, key: str) -> bool:
-        return key in self.keys
-
-    def add(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
-        if self.path.is_file() and self.path.stat().st_size:
-            with open(self.path, "rb") as handle:
-                handle.seek(-1, os.SEEK_END)
-                if handle.read(1) != b"\n":
-                    line = "\n" + line
-        _fs("append", self.path, line.encode("utf-8"))
-        self.entries.append(entry)
-        if entry.get("key"):
-            self.keys.add(str(entry["key"]))
-
-
-def read_state(folder: Path) -> dict[str, Any]:
-    path = folder / STATE_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def write_state(folder: Path, data: dict[str, Any]) -> None:
-    _fs("write", folder / STATE_FILE,
-        (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"))
-
-
-@contextmanager
-def pass_lock(folder: Path) -> Iterator[bool]:
-    """The judge's own lock (not the game lock, which each step takes): True when held; False
-    when another pass holds it (this one then does nothing)."""
-    import fcntl
-
-    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        yield True
-    finally:
-        os.close(fd)
-
-
-# --- mail in ---------------------------------------------------------------------------------
-
-def _tls() -> ssl.SSLContext:
-    return ssl.create_default_context()
-
-
-def imap_connect(server: ServerSettings, password: str | None) -> imaplib.IMAP4:
-    """An IMAP session, logged in (TLS from the start, STARTTLS, or plain to localhost)."""
-    try:
-        if server.security == "tls":
-            conn: imaplib.IMAP4 = imaplib.IMAP4_SSL(server.host, server.port,
-                                                    ssl_context=_tls(), timeout=60)
-        else:
-            conn = imaplib.IMAP4(server.host, server.port, timeout=60)
-            if server.security == "starttls":
-                conn.starttls(ssl_context=_tls())
-    except (OSError, imaplib.IMAP4.error) as exc:
-        raise JudgeFailed(f"IMAP {server.where}: cannot connect ({exc})") from None
-    try:
-        conn.login(server.user or "", password or "")
-    except (OSError, imaplib.IMAP4.error):
-        _close(conn)
-        raise JudgeFailed(f"IMAP {server.where}: login refused for {server.user} (check the "
-                          "user and the password)") from None
-    return conn
-
-
-def _close(conn: imaplib.IMAP4) -> None:
-    with suppress(OSError, imaplib.IMAP4.error):
-        conn.logout()
-
-
-def fetch_imap(server: ServerSettings, password: str | None, folder: Path,
-               state: dict[str, Any], log: Callable[[str], None]) -> int:
-    """Copy every message with a UID above the last one taken into the spool; record each UID
-    once its copy is written, then mark it seen. A new UIDVALIDITY (the mailbox was made again)
-    starts from UID 1: the index's duplicate check keeps a message from being taken twice."""
-    conn = imap_connect(server, password)
-    got = 0
-    try:
-        try:
-            typ, _ = conn.select(_quoted(server.mailbox))
-            if typ != "OK":
-                raise JudgeFailed(f"IMAP {server.where}: no mailbox {server.mailbox}")
-            validity = int((conn.response("UIDVALIDITY")[1] or [b"0"])[0] or 0)
-            seen = state.setdefault("imap", {})
-            if seen.get("uidvalidity") != validity:
-                if seen.get("uidvalidity") is not None:
-                    log(f"IMAP {server.mailbox}: UIDVALIDITY changed ({seen.get('uidvalidity')} "
-                        f"-> {validity}): reading it from the start")
-                seen.clear()
-                seen.update({"uidvalidity": validity, "last_uid": 0})
-            last = int(seen.get("last_uid", 0))
-            typ, data = conn.uid("SEARCH", None, f"UID {last + 1}:*")
-            if typ != "OK":
-                raise JudgeFailed(f"IMAP {server.where}: search refused ({data!r:.80})")
-            uids = sorted(int(u) for u in (data[0] or b"").split() if int(u) > last)
-            for uid in uids:
-                typ, parts = conn.uid("FETCH", str(uid), "(BODY.PEEK[])")
-                raw = next((p[1] for p in parts or [] if isinstance(p, tuple)), None)
-                if typ != "OK" or raw is None:
-                    raise JudgeFailed(f"IMAP {server.where}: message UID {uid} could not be "
-                                      "fetched")
-                _fs("write", folder / SPOOL / f"{validity}-{uid:010d}.eml", raw)
-                seen["last_uid"] = uid
-                write_state(folder, state)
-                conn.uid("STORE", str(uid), "+FLAGS", "(\\Seen)")
-                got += 1
-        except (OSError, imaplib.IMAP4.error) as exc:
-            raise JudgeFailed(f"IMAP {server.where} {server.mailbox}: {exc}; the messages "
-                              "copied so far are kept") from None
-    finally:
-        _close(conn)
-    return got
-
-
-def _quoted(mailbox: str) -> str:
-    return '"' + mailbox.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def fetch_maildir(path: Path, folder: Path) -> int:
-    """Copy each new (or unseen) entry of a Maildir folder into the spool, then move it to
-    ``cur/`` with the seen flag."""
-    import mailbox
-
-    if not all((path / sub).is_dir() for sub in ("cur", "new", "tmp")):
-        raise JudgeFailed(f"{path}: not a Maildir folder (no cur/, new/ and tmp/)")
-    box = mailbox.Maildir(path, factory=None, create=False)
-    got = 0
-    for key in sorted(box.keys()):
-        message = box.get_message(key)
-        if "S" in message.get_flags():
-            continue
-        raw = box.get_bytes(key)
-        digest = hashlib.sha256(raw).hexdigest()[:16]
-        _fs("write", folder / SPOOL / f"maildir-{digest}.eml", raw)
-        message.set_subdir("cur")
-        message.add_flag("S")
-        box[key] = message
-        got += 1
-    return got
-
-
-# --- mail out --------------------------------------------------------------------------------
-
-def smtp_connect(server: ServerSettings, password: str | None) -> smtplib.SMTP:
-    try:
-        if server.security == "tls":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=60,
-                                                  context=_tls())
-        else:
-            smtp = smtplib.SMTP(server.host, server.port, timeout=60)
-        smtp.ehlo()
-        if server.security == "starttls":
-            if not smtp.has_extn("starttls"):
-                smtp.close()
-                raise JudgeFailed(f"SMTP {server.where}: STARTTLS not offered; nothing sent")
-            smtp.starttls(context=_tls())
-            smtp.ehlo()
-        if server.user is not None:
-            smtp.login(server.user, password or "")
-    except (OSError, smtplib.SMTPException) as exc:
-        raise JudgeFailed(f"SMTP {server.where}: {exc}; nothing was sent") from None
-    return smtp
-
-
-class Mailer:
-    """One SMTP session for the pass, opened when first needed."""
-
-    def __init__(self, server: ServerSettings, password: str | None, sender: str) -> None:
-        self.server, self.password, self.sender = server, password, sender
-        self.smtp: smtplib.SMTP | None = None
-
-    def send(self, msg: EmailMessage, to: str, now: datetime.datetime) -> None:
-        if self.smtp is None:
-            self.smtp = smtp_connect(self.server, self.password)
-        for name in ("From", "To", "Date"):
-            del msg[name]
-        msg["From"] = self.sender
-        msg["To"] = to
-        msg["Date"] = formatdate(now.timestamp(), usegmt=True)
-        try:
-            self.smtp.send_message(msg, from_addr=self.sender, to_addrs=[to])
-        except (OSError, smtplib.SMTPException) as exc:
-            raise JudgeFailed(f"SMTP {self.server.where}: not sent to {to}: {exc}") from None
-
-    def close(self) -> None:
-        if self.smtp is not None:
-            try:
-                self.smtp.quit()
-            except (OSError, smtplib.SMTPException):
-                self.smtp.close()
-            self.smtp = None
-
-
-def text_mail(subject: str, body: str, msg_id: str, in_reply_to: str | None = None) -> EmailMessage:
-    msg = EmailMessage()
-    msg["Subject"] = subject
-    msg["Message-ID"] = msg_id
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = in_reply_to
-    msg.set_content(body, charset="utf-8", cte="quoted-printable")
-    return msg
-
-
-def with_note(msg: EmailMessage, note: str) -> EmailMessage:
-    """The message with ``note`` (the deadline) as its text's first paragraph."""
-    body = msg.get_body(("plain",))
-    if body is None:
-        return msg
-    text = body.get_content()
-    body.set_content(note + "\n\n" + text, charset="utf-8", cte="quoted-printable")
-    return msg
 
 
 # --- one pass --------------------------------------------------------------------------------
@@ -645,7 +242,7 @@ class Judge:
             if not self.journal.done(key):
                 self.journal.add({"time": utc_text(self.now), "event": "taken", "key": key,
                                   "n": number, "spool": path.name})
-            _fs("unlink", path)
+            judge_mail._fs("unlink", path)
 
     def _entry_of(self, digest: str) -> dict[str, Any] | None:
         for entry in Index.read(self.game_dir).entries:
@@ -1019,5 +616,5 @@ def judge_pass(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
     return Judge(game_dir, ruleset, config, now, lang).run()
 
 
-__all__ = ["CONFIG_FILE", "JudgeConfig", "JudgeFailed", "PassResult", "Problem", "judge_pass",
-           "read_config"]
+__all__ = ["CONFIG_FILE", "JudgeConfig", "JudgeFailed", "PassResult", "Problem", "clock",
+           "control", "finish_commit", "judge_pass", "read_config"]
