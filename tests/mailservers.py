@@ -10,9 +10,11 @@ mail server's delivery agent would put them in the mailbox.
 
 from __future__ import annotations
 
+import contextlib
 import imaplib
 import os
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -200,6 +202,15 @@ service imap-login {{
         _wait_for(imap_port)
         yield Dovecot(folder, conf, imaps_port, imap_port, folder / "ca.pem", users)
     finally:
+        pid_file = folder / "run" / "master.pid"
+        pid = int(pid_file.read_text().split()[0]) if pid_file.is_file() else None
         subprocess.run([DOVECOT, "-c", str(conf), "stop"], stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        if pid is not None:  # this instance's master, by its id, if `stop` left it running
+            end = time.monotonic() + 5
+            while time.monotonic() < end and pid_file.exists():
+                time.sleep(0.1)
+            if pid_file.exists():
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGTERM)
         shutil.rmtree(folder, ignore_errors=True)
