@@ -34,6 +34,7 @@ COMMANDS = {
     "diff": "agot_adjudicator.cli.views:diff",
     "inbox": "agot_adjudicator.cli.mail:inbox",
     "send": "agot_adjudicator.cli.mail:send",
+    "judge": "agot_adjudicator.cli.judge:judge",
     "replay": "agot_adjudicator.cli.record:replay",
     "site": "agot_adjudicator.cli.record:site",
     "reveal": "agot_adjudicator.cli.record:reveal",
