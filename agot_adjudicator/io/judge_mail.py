@@ -166,7 +166,7 @@ def fetch_imap(server: ServerSettings, password: str | None, folder: Path,
                 seen.clear()
                 seen.update({"uidvalidity": validity, "last_uid": 0})
             last = int(seen.get("last_uid", 0))
-            typ, data = conn.uid("SEARCH", None, f"UID {last + 1}:*")
+            typ, data = conn.uid("SEARCH", f"UID {last + 1}:*")  # no CHARSET
             if typ != "OK":
                 raise JudgeFailed(f"IMAP {server.where}: search refused ({data!r:.80})")
             uids = sorted(int(u) for u in (data[0] or b"").split() if int(u) > last)
