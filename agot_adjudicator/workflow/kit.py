@@ -170,7 +170,7 @@ def _replays(replay: GameState, ledger: Ledger, board: GameState, ruleset: Rules
     recorded = {e.id: e.value for e in ledger.entries}
     try:
         result = resolve(ruleset, replay, Inputs(), recorded=recorded, horizon=frozenset(recorded))
-    except Exception:  # noqa: BLE001 - a replay that cannot run is one that does not reach it
+    except Exception:  # a replay that cannot run is one that does not reach the stop
         return False
     return house_board(result.state, ruleset, house) == house_board(board, ruleset, house)
 
@@ -213,7 +213,7 @@ def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
         "ruleset": {"name": stand.state.ruleset_name, "sha256": stand.state.ruleset_sha256},
         "source": {"state_sha256": stand.state_doc.sha256, "board_sha256": board_doc.sha256,
                    "run": stand.ledger.runs, "phase": board.phase,
-                   "provisional": now.provisional},
+                   "provisional": now.provisional, "secret": _keeps_secret(game_dir, house)},
         "board": house_board(board, ruleset, house),
         "start": house_board(start, ruleset, house),
         "replay": None if replay is None else house_board(replay, ruleset, house),
@@ -224,6 +224,14 @@ def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
     }
     data["sha256"] = content_sha256(data)
     return data
+
+
+def _keeps_secret(game_dir: str, house: str) -> bool:
+    """Whether the game keeps a secret for ``house``: its messages carry ``secret:`` (P8)."""
+    from agot_adjudicator.io.players import read_players
+
+    kept = read_players(game_dir).houses.get(house)
+    return kept is not None and kept.secret_sha256 is not None
 
 
 def view_text(data: dict[str, Any]) -> str:
