@@ -5,18 +5,27 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from autoplay import Driver
+from privacy import assert_no_secrets, drop_public, json_events, not_of, secrets_now
 
-from agot_adjudicator.io.gamedir import current_round
+from agot_adjudicator.io.gamedir import board_now, current_round, round_dirs
+from agot_adjudicator.io.ledger import read_ledger
 from agot_adjudicator.io.reading import Document, load_yaml
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
 from agot_adjudicator.workflow.kit import check_with_view, load_view, view_data, view_text
 from agot_adjudicator.workflow.standing import check_files
+
+
+def yaml_data(text: str) -> dict[str, Any]:
+    import yaml
+
+    return yaml.safe_load(text)
 
 
 def said(verdict: Any, name: str) -> tuple[list[str], list[str]]:
@@ -37,8 +46,8 @@ class KitGame:
         self.same = 0
         self.differ: list[str] = []
         self.offline_misses = 0
-        self.views: list[tuple[str, str, Any]] = []
-        """(house, view text, moment): every view written."""
+        self.private_checks = 0
+        self.kinds: Counter = Counter()
         done = cli("new", "--players", str(players), "--seed", str(seed), "--game", str(self.dir))
         assert done.exit_code == 0, done.output
 
@@ -57,12 +66,48 @@ class KitGame:
             out.append({**head, "orders": {areas[0]: "march_plus9"}})
         return out
 
-    def compare(self, house: str, files: list[Path]) -> None:
+    def secrets(self, docs: list[dict[str, Any]], pending: Any) -> list[Any]:
+        """Every secret of every house at this moment (tests/privacy.py), less what every
+        house's `agot template` prints anyway."""
+        board = GameState.from_dict(load_yaml(board_now(self.dir).path).data)
+        everything, last = [], []
+        for rd in round_dirs(self.dir):
+            if rd.log.is_file():
+                last = json_events(rd.log.read_text(encoding="utf-8"))
+                everything += last
+        found = secrets_now(board, self.ruleset, events=everything, round_events=last,
+                            submissions=docs, pending=pending)
+        baseline = "\n".join(self.cli("template", "--game", self.dir, "--house", h).stdout
+                             for h in board.order_of_play())
+        # What a committed run resolved is published by the round's events (orders revealed,
+        # the Raven kept or swapped, marches, supports, cards, losses): a view may carry the
+        # value a decision of the ledger took, whoever's it was (docs/protocol.md P7).
+        used = {e.id for e in read_ledger(current_round(self.dir), board.round).entries}
+        found = [s for s in found if not (s.kind == "answer" and s.label in used)]
+        return drop_public(found, baseline)
+
+    def private(self, house: str, text: str, secrets: list[Any]) -> None:
+        """No secret of another house in ``house``'s view (its own may be there; its own
+        stored submission, which may name anything, is left out, as the mail's echo is)."""
+        data = yaml_data(text)
+        stored = data.pop("stored")
+        rd = current_round(self.dir)
+        mine = rd.orders_dir / f"{house}.yaml"
+        assert stored == (load_yaml(mine).data if mine.is_file() else None)
+        text = dump_yaml(data)
+        own = {f for s in secrets if s.house == house for f in s.forms}
+        others = [s for s in not_of(secrets, house) if not set(s.forms) <= own]
+        assert_no_secrets(text, others, f"view of {house}")
+        self.private_checks += 1
+        self.kinds.update(s.kind for s in others)
+
+    def compare(self, house: str, files: list[Path], secrets: list[Any] | None = None) -> None:
         view_path = self.work / f"{house}.view.yaml"
         data = view_data(str(self.dir), house, self.ruleset)
         text = view_text(data)
         view_path.write_text(text, encoding="utf-8")
-        self.views.append((house, text, None))
+        if secrets is not None:
+            self.private(house, text, secrets)
         view = load_view(str(view_path), self.ruleset)
         for path in files:
             judge = check_files(str(self.dir), self.ruleset, [str(path)])
@@ -94,6 +139,7 @@ class KitGame:
                                       [Document(str(i), d, "") for i, d in enumerate(docs)],
                                       self.ruleset).result
             values = self.driver.player.answer_all(stopped.pending, stopped.state)
+            secrets = self.secrets(docs, stopped.pending)
             for body in bodies:
                 house = body["house"]
                 mine = {p.request.id: values[p.request.id] for p in stopped.pending
@@ -103,7 +149,7 @@ class KitGame:
                     path = self.work / f"{house}-{i}.yaml"
                     path.write_text(dump_yaml(cand), encoding="utf-8")
                     files.append(path)
-                self.compare(house, files)
+                self.compare(house, files, secrets)
             for p in stopped.pending:
                 body = next(b for b in bodies if b["house"] == p.request.house)
                 body.setdefault("answers", {})[p.request.id] = values[p.request.id]
