@@ -133,11 +133,19 @@ class View:
     def name(self) -> str:
         return self.doc.name
 
-    def stop_words(self) -> str:
+    def stop_words(self) -> Msg:
         """The stop the view is of, in words: round, run and phase."""
-        s = self.source
-        return (f"round {self.round}, run {s.get('run', 0)}, {s.get('phase')} phase, "
-                f"board {str(s.get('board_sha256', ''))[:12]}")
+        return stop_words(self.round, self.source)
+
+
+def stop_words(round_number: int, source: dict[str, Any]) -> Msg:
+    """A stop in words: its round, the committed run, the phase and the board's hash."""
+    from agot_adjudicator.io.validation import PHASE_WORDS
+
+    phase = str(source.get("phase"))
+    return Msg("round {round}, run {run}, {phase} phase, board {board}", round=round_number,
+               run=source.get("run", 0), phase=PHASE_WORDS.get(phase, phase),
+               board=str(source.get("board_sha256", ""))[:12])
 
 
 def content_sha256(data: dict[str, Any]) -> str:
@@ -340,8 +348,7 @@ def judge_view_problems(game_dir: str, view: View, ruleset: Ruleset) -> list[Pro
     current = view_data(game_dir, view.house, ruleset)
     if current["source"] == view.source and current["round"] == view.round:
         return []
-    now = (f"round {current['round']}, run {current['source']['run']}, "
-           f"{current['source']['phase']} phase, board {current['source']['board_sha256'][:12]}")
+    now = stop_words(current["round"], current["source"])
     return [view.doc.problem(["source"], Msg(
         "this view is stale: it shows {was}, the judge's board is {now}; check against the "
         "view of the latest mail", was=view.stop_words(), now=now))]

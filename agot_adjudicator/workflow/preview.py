@@ -137,7 +137,7 @@ def preview_text(view: View, orders_path: str, assume: str | None, ruleset: Rule
             for pair in battle["pairs"]:
                 totals = pair["totals"]
                 lines.append("    " + say(Msg(
-                    "{card} vs {other_card}: {winner} wins, {a} to {d}",
-                    card=pair["attacker_card"], other_card=Msg("{card}", card=pair["defender_card"]),
+                    "{cards_before} vs {cards_after}: {winner} wins, {a} to {d}",
+                    cards_before=pair["attacker_card"], cards_after=pair["defender_card"],
                     winner=pair["winner"], a=totals[e["attacker"]], d=totals[e["defender"]])))
     return "\n".join(lines) + "\n"
