@@ -155,14 +155,13 @@ def content_sha256(data: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _planning_start(stand: Standing, ruleset: Ruleset) -> GameState | None:
+def _planning_start(state: GameState, ledger: Ledger, ruleset: Ruleset) -> GameState | None:
     """The board at the start of the round's planning phase: the Westeros phase run again as
     the committed runs resolved it (the ledger's Westeros decisions); None if it stops
     elsewhere."""
-    recorded = {e.id: e.value for e in stand.ledger.entries if westeros_decision(e.id)}
+    recorded = {e.id: e.value for e in ledger.entries if westeros_decision(e.id)}
     try:
-        result = resolve(ruleset, stand.state, Inputs(), recorded=recorded,
-                         horizon=frozenset(recorded))
+        result = resolve(ruleset, state, Inputs(), recorded=recorded, horizon=frozenset(recorded))
     except AnswerError:  # pragma: no cover - recorded values are applied as they are
         return None
     if result.status != "pending" or result.state.phase != "planning" \
@@ -183,45 +182,53 @@ def _replays(replay: GameState, ledger: Ledger, board: GameState, ruleset: Rules
     return house_board(result.state, ruleset, house) == house_board(board, ruleset, house)
 
 
-def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
-    """The house view of ``house`` at the current stop of ``game_dir`` (see the module doc)."""
-    stand = standing(game_dir, ruleset)
-    if house not in stand.state.houses:
-        raise UsageError(f"--house {house}: not a house in play "
-                         f"({', '.join(stand.state.order_of_play())})")
-    now = board_now(game_dir)
-    board_doc = read_yaml(str(now.path))
-    board = GameState.from_dict({k: v for k, v in board_doc.data.items() if k != "provisional"})
-    start, westeros_done = stand.state, board.phase in ("planning", "action")
+@dataclass(frozen=True)
+class Stop:
+    """What a game directory says of its current stop, as a house view needs it: the round's
+    start (and its file's SHA-256), the ledger, the stop's pending entries (``pending.yaml``),
+    the board as it stands (and its file's SHA-256)."""
+
+    start: GameState
+    start_sha256: str
+    ledger: Ledger
+    pending: Sequence[dict[str, Any]]
+    board: GameState
+    board_sha256: str
+    provisional: bool
+
+
+def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
+            ruleset: Ruleset) -> dict[str, Any]:
+    """The house view of ``house`` at ``stop`` (see the module doc); ``stored``: the house's
+    stored submission."""
+    start, board = stop.start, stop.board
     replay: GameState | None
-    if stand.state.phase == "westeros" and westeros_done:
-        replay = _planning_start(stand, ruleset)
-        entries = [e for e in stand.ledger.entries if not westeros_decision(e.id)]
+    if start.phase == "westeros" and board.phase in ("planning", "action"):
+        replay = _planning_start(start, stop.ledger, ruleset)
+        entries = [e for e in stop.ledger.entries if not westeros_decision(e.id)]
     else:
         replay = start.copy()
         replay.decks = {d: [board.revealed[d]] if d in board.revealed else [] for d in DECKS}
-        entries = list(stand.ledger.entries)
-    kept = Ledger(stand.ledger.round, stand.ledger.runs, tuple(entries))
-    if replay is not None and (stand.stopped or entries):
+        entries = list(stop.ledger.entries)
+    kept = Ledger(stop.ledger.round, stop.ledger.runs, tuple(entries))
+    if replay is not None and (stop.pending or entries):
         check = board_state(house_board(replay, ruleset, house), ruleset,
                             replay.decks if replay.phase == "westeros" else None)
         if check is None or not _replays(check, kept, board, ruleset, house):
             replay = None
-    mine = [e.to_dict() for e in stand.ledger.entries if e.house == house]
+    mine = [e.to_dict() for e in stop.ledger.entries if e.house == house]
     others = [e.to_dict() for e in entries if e.house != house]
-    pending = [e for e in stand.pending if e.get("house") == house]
-    pending += [{k: e[k] for k in ("id", "house", "kind") if k in e} for e in stand.pending
+    pending = [dict(e) for e in stop.pending if e.get("house") == house]
+    pending += [{k: e[k] for k in ("id", "house", "kind") if k in e} for e in stop.pending
                 if e.get("house") != house and not e.get("ahead")]
-    stored_path = stand.house_file(house)
-    stored = read_yaml(str(stored_path)).data if stored_path.is_file() else None
     data: dict[str, Any] = {
         "format": VIEW_FORMAT,
         "house": house,
-        "round": stand.state.round,
-        "ruleset": {"name": stand.state.ruleset_name, "sha256": stand.state.ruleset_sha256},
-        "source": {"state_sha256": stand.state_doc.sha256, "board_sha256": board_doc.sha256,
-                   "run": stand.ledger.runs, "phase": board.phase,
-                   "provisional": now.provisional, "secret": _keeps_secret(game_dir, house)},
+        "round": start.round,
+        "ruleset": {"name": start.ruleset_name, "sha256": start.ruleset_sha256},
+        "source": {"state_sha256": stop.start_sha256, "board_sha256": stop.board_sha256,
+                   "run": stop.ledger.runs, "phase": board.phase,
+                   "provisional": stop.provisional},
         "board": house_board(board, ruleset, house),
         "start": house_board(start, ruleset, house),
         "replay": None if replay is None else house_board(replay, ruleset, house),
@@ -234,12 +241,20 @@ def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
     return data
 
 
-def _keeps_secret(game_dir: str, house: str) -> bool:
-    """Whether the game keeps a secret for ``house``: its messages carry ``secret:`` (P8)."""
-    from agot_adjudicator.io.players import read_players
-
-    kept = read_players(game_dir).houses.get(house)
-    return kept is not None and kept.secret_sha256 is not None
+def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
+    """The house view of ``house`` at the current stop of ``game_dir``."""
+    stand = standing(game_dir, ruleset)
+    if house not in stand.state.houses:
+        raise UsageError(f"--house {house}: not a house in play "
+                         f"({', '.join(stand.state.order_of_play())})")
+    now = board_now(game_dir)
+    board_doc = read_yaml(str(now.path))
+    board = GameState.from_dict({k: v for k, v in board_doc.data.items() if k != "provisional"})
+    stop = Stop(stand.state, stand.state_doc.sha256, stand.ledger, stand.pending, board,
+                board_doc.sha256, now.provisional)
+    stored_path = stand.house_file(house)
+    stored = read_yaml(str(stored_path)).data if stored_path.is_file() else None
+    return view_of(stop, house, stored, ruleset)
 
 
 def view_text(data: dict[str, Any]) -> str:
