@@ -257,6 +257,40 @@ def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
     return view_of(stop, house, stored, ruleset)
 
 
+def view_file(house: str) -> str:
+    """The name of a house's view in a round's mail folder (and as its mail's attachment)."""
+    return f"{house}.view.yaml"
+
+
+def round_views(state_doc: Document, result_state: GameState, ledger: Ledger | None,
+                pending_text: str | None, now_text: str | None, next_text: str | None,
+                stored: dict[str, dict[str, Any] | None], ruleset: Ruleset) -> dict[str, str]:
+    """Each house's view as a run's commit leaves the game directory (the mail's
+    attachments): at a stop, of the stop (the round's start ``state_doc``, the ledger after
+    the run, ``pending.yaml``'s and ``now.yaml``'s texts); after a complete round, of the next
+    round's start (``next_text``); none once the game has ended. ``stored``: each house's
+    stored submission as the directory holds it after the commit."""
+    from agot_adjudicator.io.reading import parse_text
+
+    if next_text is not None:
+        doc = parse_text("state.yaml", next_text.encode("utf-8"))
+        board = GameState.from_dict(doc.data)
+        if board.phase == "ended":
+            return {}
+        stop = Stop(board, doc.sha256, Ledger(board.round), (), board, doc.sha256, False)
+    else:
+        assert pending_text is not None and now_text is not None and ledger is not None
+        pending = parse_text("pending.yaml", pending_text.encode("utf-8")).data.get("pending")
+        now = parse_text("now.yaml", now_text.encode("utf-8"))
+        board = GameState.from_dict({k: v for k, v in now.data.items() if k != "provisional"})
+        start = GameState.from_dict(state_doc.data)
+        stop = Stop(start, state_doc.sha256, ledger, [e for e in pending or [] if
+                                                       isinstance(e, dict)],
+                    board, now.sha256, True)
+    return {h: view_text(view_of(stop, h, stored.get(h), ruleset))
+            for h in result_state.order_of_play()}
+
+
 def view_text(data: dict[str, Any]) -> str:
     """The view's YAML text, with its header comment."""
     return dump_yaml(data, VIEW_HEADER.format(format=VIEW_FORMAT, house=data["house"]))
