@@ -145,3 +145,37 @@ def test_the_view_schema_and_the_secret_line(runner):
     assert shown.exit_code == 0 and "agot-view/1" in shown.stdout
     orders = runner.invoke(main, ["schema", "orders"])
     assert '"secret"' in orders.stdout
+
+
+def test_each_house_mail_carries_its_view(runner, tmp_path):
+    """Item 4 of issue 30: a stop's mail of each house carries that house's view (the file
+    `show --format view` writes), attached to its .eml; a reply that sends the view back with
+    its orders in the body is read for the orders (the view is no submission)."""
+    import email
+
+    game = _game(runner, tmp_path)
+    mail = current_round(game).path / "mail"
+    for house in ("stark", "lannister", "baratheon"):
+        shown = runner.invoke(main, ["show", "--game", str(game), "--house", house,
+                                     "--format", "view"])
+        assert (mail / f"{house}.view.yaml").read_text() == shown.stdout
+        msg = email.message_from_bytes((mail / f"{house}.eml").read_bytes())
+        parts = {p.get_filename(): p for p in msg.walk() if p.get_filename()}
+        assert parts[f"{house}.view.yaml"].get_content_type() == "application/yaml"
+        assert parts[f"{house}.view.yaml"].get_payload(decode=True).decode() == shown.stdout
+        assert f"agot validate {house}.view.yaml ORDERS" in (mail / f"{house}.txt").read_text(
+        ).replace("\n", " ")
+    reply = email.message.EmailMessage()
+    reply["From"], reply["Subject"] = "ned@example.org", "Re: round 1"
+    reply.set_content("format: agot-orders/1\nround: 1\nhouse: stark\n"
+                      f"secret: {_secret(tmp_path, 'stark')}\n"
+                      "orders: {winterfell: march_plus1}\n")
+    view = (mail / "stark.view.yaml").read_bytes()
+    reply.add_attachment(view, maintype="application", subtype="yaml",
+                         filename="stark.view.yaml")
+    sent = tmp_path / "reply.eml"
+    sent.write_bytes(reply.as_bytes())
+    taken = runner.invoke(main, ["inbox", "--game", str(game), str(sent)])
+    assert taken.exit_code == 0, taken.output
+    assert load_yaml(current_round(game).orders_dir / "stark.yaml").data["orders"] == {
+        "winterfell": "march_plus1"}
