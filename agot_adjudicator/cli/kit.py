@@ -17,8 +17,8 @@ from agot_adjudicator.cli.options import (
 )
 from agot_adjudicator.errors import IllegalInput, Problem, UsageError
 from agot_adjudicator.model.naming import name_index
-from agot_adjudicator.model.text import N_, Msg
-from agot_adjudicator.render.language import say, tr
+from agot_adjudicator.model.text import N_
+from agot_adjudicator.render.language import house, say, tr
 from agot_adjudicator.render.receipt import echo_lines
 from agot_adjudicator.workflow.kit import View, check_with_view, load_view, read_view_or_none
 
@@ -33,8 +33,8 @@ def view_for(ctx: click.Context, path: str) -> tuple[View, object] | None:
 
 def view_line(view: View) -> str:
     """The line that names the view a command reads (stdout, before its output)."""
-    return say(Msg("House view of {house}: {stop} ({file}).", house=view.house,
-                   stop=view.stop_words(), file=view.name)) + "\n"
+    return tr("House view of {house}: {stop} ({file}).", house=house(view.house),
+              stop=say(view.stop_words()), file=view.name) + "\n"
 
 
 def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lang: str) -> None:
@@ -65,9 +65,9 @@ def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lan
         if owed:
             click.echo(tr("still asked of {house}: {ids}", house=view.house,
                           ids=", ".join(str(e.get("id")) for e in owed)))
-        click.echo(say(Msg("ok: {count} submission file(s) against {view} ({stop}): the "
-                           "verdict the judge gives", count=len(files), view=view.name,
-                           stop=view.stop_words())))
+        click.echo(tr("ok: {count} submission file(s) against {view} ({stop}): the verdict "
+                      "the judge gives", count=len(files), view=view.name,
+                      stop=say(view.stop_words())))
 
 
 def stale_views(ctx: click.Context, game_dir: str, files: list[str]) -> list[str]:

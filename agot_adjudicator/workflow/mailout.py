@@ -63,11 +63,18 @@ def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = 
     return text + "\n".join(wrap(line, WIDTH, "    ") for line in record.split("\n"))
 
 
-def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str = "en") -> str:
+def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str = "en",
+                 board: bool = False) -> str:
     """One house's private part of its message: hand, bids, its own pending decisions and
-    its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``."""
+    its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``; with ``board``, the board in
+    words first (issue 30: its ★ allowance and the round's restrictions)."""
     with Names(ruleset, lang).speaking():
-        return _private_text(run, ruleset, house_id)
+        text = _private_text(run, ruleset, house_id)
+        if not board:
+            return text
+        from agot_adjudicator.render.board_text import board_text
+
+        return f"{board_text(run.result.state, ruleset, house_id, WIDTH)}\n{text}"
 
 
 def house_bids(run: Adjudication, house_id: str) -> tuple[dict[str, int], int | None]:
@@ -183,8 +190,8 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
         mine = (languages or {}).get(h) or lang
         if mine not in publics:
             publics[mine] = public_text(run, ruleset, out, maker, mine)
-        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine)}"
         view = (views or {}).get(h)
+        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine, view is not None)}"
         attached = [view_file(h)] if view is not None else []
         with Names(ruleset, mine).speaking():
             if view is not None:

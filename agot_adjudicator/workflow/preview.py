@@ -23,8 +23,7 @@ from agot_adjudicator.io.submissions import collect
 from agot_adjudicator.model.naming import name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
-from agot_adjudicator.model.text import Msg
-from agot_adjudicator.render.language import Names, say
+from agot_adjudicator.render.language import Names, house, sep, tr
 from agot_adjudicator.workflow.kit import View, check_with_view
 from agot_adjudicator.workflow.validate import engine_inputs, read_submissions
 
@@ -101,16 +100,17 @@ def _hand(view: View, house: str) -> list[str]:
     return list(view.board.houses[house].hand) if house in view.board.houses else []
 
 
-def _side_words(side: dict[str, Any]) -> str:
+def _side_words(side: dict[str, Any], names: Names) -> str:
     order = side.get("order") or {}
-    supports = [say(Msg("{area} ({house}) +{strength}", area=s["area"], house=s["house"],
-                        strength=s["strength"])) for s in side.get("support") or []]
+    supports = [tr("{area} ({house}) +{strength}", area=names.area(s["area"]),
+                   house=house(s["house"]), strength=s["strength"])
+                for s in side.get("support") or []]
     before = (side["units_strength"] + (order.get("bonus") or 0)
               + sum(s["strength"] for s in side.get("support") or []))
-    return say(Msg("{house} {before}: units {units}, order {bonus:+d}, support {support}",
-                   house=side["house"], before=before, units=side["units_strength"],
-                   bonus=order.get("bonus") or 0,
-                   support=", ".join(supports) if supports else Msg("none")))
+    return tr("{house} {before}: units {units}, order {bonus:+d}, support {support}",
+              house=house(side["house"]), before=before, units=side["units_strength"],
+              bonus=order.get("bonus") or 0,
+              support=sep().join(supports) if supports else tr("none"))
 
 
 def preview_text(view: View, orders_path: str, assume: str | None, ruleset: Ruleset,
@@ -118,26 +118,28 @@ def preview_text(view: View, orders_path: str, assume: str | None, ruleset: Rule
     """The preview as text (see the module doc)."""
     found = battles(view, orders_path, assume, ruleset)
     lines: list[str] = []
-    with Names(ruleset, lang).speaking():
+    names = Names(ruleset, lang)
+    with names.speaking():
         if not found:
-            lines.append(say(Msg("No battle: with these orders and guesses no march meets "
-                                 "another house's units or a neutral force.")))
+            lines.append(tr("No battle: with these orders and guesses no march meets another "
+                            "house's units or a neutral force."))
         for battle in found:
             e = battle["event"]
-            lines.append(say(Msg("Battle for {area}: {attacker} attacks from {origin}, "
-                                 "{defender} defends (R6).", area=e["area"],
-                                 attacker=e["attacker"], origin=e["origin"],
-                                 defender=e["defender"])))
-            lines.append("  " + say(Msg("Before house cards (R6.3):")))
+            att, dfd = house(e["attacker"]), house(e["defender"])
+            lines.append(tr("Battle for {area}: {attacker} attacks from {origin}, {defender} "
+                            "defends (R6).", area=names.area(e["area"]), attacker=att,
+                            origin=names.area(e["origin"]), defender=dfd))
+            lines.append("  " + tr("Before house cards (R6.3):"))
             for role in ("attacker", "defender"):
-                lines.append("    " + _side_words(e["sides"][role]))
-            lines.append("  " + say(Msg("For each pair of house cards ({attacker}'s, "
-                                        "{defender}'s): the winner and the totals (R6.4).",
-                                        attacker=e["attacker"], defender=e["defender"])))
+                lines.append("    " + _side_words(e["sides"][role], names))
+            lines.append("  " + tr("For each pair of house cards ({attacker}'s, {defender}'s): "
+                                   "the winner and the totals (R6.4).", attacker=att,
+                                   defender=dfd))
             for pair in battle["pairs"]:
                 totals = pair["totals"]
-                lines.append("    " + say(Msg(
-                    "{cards_before} vs {cards_after}: {winner} wins, {a} to {d}",
-                    cards_before=pair["attacker_card"], cards_after=pair["defender_card"],
-                    winner=pair["winner"], a=totals[e["attacker"]], d=totals[e["defender"]])))
+                lines.append("    " + tr("{cards_before} vs {cards_after}: {winner} wins, {a} "
+                                         "to {d}", cards_before=names.card(pair["attacker_card"]),
+                                         cards_after=names.card(pair["defender_card"]),
+                                         winner=house(pair["winner"]),
+                                         a=totals[e["attacker"]], d=totals[e["defender"]]))
     return "\n".join(lines) + "\n"
