@@ -179,3 +179,52 @@ def test_each_house_mail_carries_its_view(runner, tmp_path):
     assert taken.exit_code == 0, taken.output
     assert load_yaml(current_round(game).orders_dir / "stark.yaml").data["orders"] == {
         "winterfell": "march_plus1"}
+
+
+def test_preview_fights_each_pair_of_house_cards(runner, tmp_path):
+    """Item 3 of issue 30: a march into another house's units, the defender's order guessed
+    (--assume): both sides' strength before cards (R6.3) and the outcome of every pair of
+    house cards (7 × 7), fought by the engine; the game directory is not touched."""
+    import hashlib
+
+    import yaml
+
+    game = tmp_path / "g"
+    assert runner.invoke(main, ["new", "--players", "3", "--seed", "7318220946551093817",
+                                "--game", str(game)]).exit_code == 0
+    start = game / "round-01" / "state.yaml"
+    data = yaml.safe_load(start.read_text())
+    data["areas"]["moat_cailin"] = {"house": "lannister", "units": ["footman"]}
+    start.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 3
+    view = tmp_path / "stark.view.yaml"
+    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
+                         "-o", str(view)])
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("format: agot-orders/1\nround: 1\nhouse: Stark\n"
+                      "orders: {Winterfell: March +1}\nplans:\n  marches:\n"
+                      "    - from: Winterfell\n      moves: {Moat Cailin: [Footman, Knight]}\n")
+    guess = tmp_path / "guess.yaml"
+    guess.write_text("format: agot-orders/1\nround: 1\nhouses:\n"
+                     "  lannister:\n    orders: {moat_cailin: defense_plus1}\n")
+
+    def tree() -> str:
+        return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(game.rglob("*"))
+                                       if p.is_file())).hexdigest()
+
+    before = tree()
+    shown = runner.invoke(main, ["preview", str(view), str(orders), "--assume", str(guess)])
+    assert shown.exit_code == 0, shown.output
+    assert tree() == before
+    out = shown.stdout
+    assert "Battle for Moat Cailin: Stark attacks from Winterfell, Lannister defends (R6)." in out
+    assert "Stark 4: units 3, order +1, support none" in out
+    assert "Lannister 2: units 1, order +1, support none" in out
+    pairs = [line for line in out.splitlines() if " vs " in line]
+    assert len(pairs) == 49
+    assert "    Eddard Stark vs Tywin Lannister: Stark wins, 7 to 5" in pairs
+    zh = runner.invoke(main, ["preview", "--lang", "zh-Hans", str(view), str(orders),
+                              "--assume", str(guess)])
+    assert zh.exit_code == 0 and "卡林湾之战" in zh.stdout
+    unguessed = runner.invoke(main, ["preview", str(view), str(orders)])
+    assert "Lannister 1: units 1, order +0" in unguessed.stdout  # no order: the default
