@@ -126,6 +126,18 @@ def test_bad_views_are_located_errors(runner, tmp_path):
     edited = runner.invoke(main, ["validate", str(tampered), str(orders)])
     assert edited.exit_code == 1 and "$.sha256: this view was changed" in edited.stderr
     assert "Traceback" not in edited.output
+    # A view whose hash fits but whose board is no state: located, never a traceback.
+    import yaml
+
+    from agot_adjudicator.workflow.kit import content_sha256, view_text
+
+    crafted = yaml.safe_load(views["stark"].read_text())
+    del crafted["board"]["tracks"]["fiefdoms"]
+    crafted["sha256"] = content_sha256(crafted)
+    tampered.write_text(view_text(crafted))
+    broken = runner.invoke(main, ["validate", str(tampered), str(orders)])
+    assert broken.exit_code == 1, broken.output
+    assert "$.board: $.tracks: 'fiefdoms' is a required property" in broken.stderr
     old = tmp_path / "old.view.yaml"
     shutil.copy(views["stark"], old)
     (current_round(game).orders_dir / "stark.yaml").write_text(orders.read_text())

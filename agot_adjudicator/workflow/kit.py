@@ -315,22 +315,48 @@ def load_view(path: str, ruleset: Ruleset) -> View:
             "this view was changed after the moderator's agot wrote it (its content no longer "
             "has this SHA-256): use the view attached to your latest mail"))])
     house = data["house"]
-    board = board_state(data["board"], ruleset)
     start_decks = {d: [c] for d, c in data["drawn"].items()}
-    start = board_state(data["start"], ruleset, start_decks)
-    if board is None or start is None:
-        raise IllegalInput([doc.problem(["board", "houses"], Msg(
-            "a hand size does not match the cards out of the discards"))])
-    replay = None
-    if data["replay"] is not None:
-        phase = data["replay"]["phase"]
-        replay = board_state(data["replay"], ruleset, start_decks if phase == "westeros" else None)
+    boards: dict[str, GameState | None] = {}
+    for key in ("board", "start", "replay"):
+        if data[key] is None:
+            boards[key] = None
+            continue
+        decks = start_decks if data[key]["phase"] == "westeros" and key != "board" else None
+        boards[key] = _checked_board(doc, key, ruleset, decks)
+    board, start, replay = boards["board"], boards["start"], boards["replay"]
+    assert board is not None and start is not None
     mine = tuple(Entry(**e) for e in data["resolved"]["mine"])
     others = tuple(Entry(**e) for e in data["resolved"]["others"])
     ledger = Ledger(data["round"], data["source"]["run"], (*mine, *others))
     forced = {e.id: e.value for e in others}
     return View(doc, house, data["round"], board, start, replay, ledger, forced,
                 list(data["pending"]), data["stored"], dict(data["source"]))
+
+
+def _checked_board(doc: Document, key: str, ruleset: Ruleset,
+                   decks: dict[str, list[str]] | None) -> GameState:
+    """A view's board as a state, checked against the state schema first (a view whose
+    hash fits but whose board is no state is refused, located at the board)."""
+    data = doc.data[key]
+    hands = {h: v.get("hand") for h, v in (data.get("houses") or {}).items()
+             if isinstance(v, dict)}
+    full = json.loads(json.dumps(data))
+    full.update({"format": "agot-state/3", "game": {"id": str(data["game"]["id"]), "seed": 0},
+                 "westeros": {"shuffles": data["westeros"]["shuffles"],
+                              "revealed": data["westeros"].get("revealed", {}),
+                              "decks": {d: list((decks or {}).get(d, [])) for d in DECKS}}})
+    for name, hand in hands.items():
+        if isinstance(hand, int):
+            full["houses"][name]["hand"] = []
+    problems = schema_problems(Document(doc.name, full, doc.sha256), "state")
+    if problems:
+        raise MalformedInput([doc.problem([key], Msg("{path}: {message}", path=p.path,
+                                                     message=p.message)) for p in problems])
+    state = board_state(data, ruleset, decks)
+    if state is None:
+        raise IllegalInput([doc.problem([key, "houses"], Msg(
+            "a hand size does not match the cards out of the discards"))])
+    return state
 
 
 def view_standing(view: View) -> Standing:
