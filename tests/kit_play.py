@@ -47,6 +47,8 @@ class KitGame:
         self.differ: list[str] = []
         self.offline_misses = 0
         self.private_checks = 0
+        self.shuffled = 0
+        """Views of a stop after a Winter is Coming shuffled a deck (a stand-in seed)."""
         self.kinds: Counter = Counter()
         done = cli("new", "--players", str(players), "--seed", str(seed), "--game", str(self.dir))
         assert done.exit_code == 0, done.output
@@ -108,6 +110,8 @@ class KitGame:
         view_path.write_text(text, encoding="utf-8")
         if secrets is not None:
             self.private(house, text, secrets)
+        if any("winter_is_coming" in cards for cards in data["drawn"].values()):
+            self.shuffled += 1
         view = load_view(str(view_path), self.ruleset)
         for path in files:
             judge = check_files(str(self.dir), self.ruleset, [str(path)])

@@ -13,7 +13,9 @@ from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import current_round
 from agot_adjudicator.io.reading import load_yaml
 
-GAMES = [(7_318_220_946_551_093_817, 3, 2), (12_005_443_871_090_226_341, 4, 2)]
+GAMES = [(7_318_220_946_551_093_817, 3, 2), (12_005_443_871_090_226_341, 4, 2),
+         (7_318_220_946_551_093_822, 4, 2)]
+"""(seed, players, rounds); the third game's round 2 reveals a Winter is Coming (R3.2)."""
 
 
 @pytest.mark.parametrize(("seed", "players", "rounds"), GAMES,
@@ -31,6 +33,8 @@ def test_the_view_gives_the_judges_verdict_at_every_stop(runner, ruleset, tmp_pa
     assert game.differ == [], "\n".join(game.differ[:3])
     assert game.same > 15 * rounds
     assert game.offline_misses == 0
+    if seed == GAMES[2][0]:
+        assert game.shuffled > 0  # replayed offline with a stand-in seed
     assert game.private_checks > 3 * rounds
     assert {"hand", "orders", "plan"} <= set(game.kinds)
 

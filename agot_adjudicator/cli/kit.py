@@ -49,8 +49,8 @@ def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lan
         warn(checked.notes, N_("note: {warning}"))
         if not checked.offline:
             click.echo(tr("note: {file}: this view cannot run the round again up to its stop "
-                          "(a deck was shuffled this round): checked against the board and "
-                          "the questions only", file=view.name), err=True)
+                          "(replay: null): checked against the board and the questions only",
+                          file=view.name), err=True)
         warn([w for w in verdict.warnings if w.file in files])
         mine: list[Problem] = [p for p in verdict.problems if p.file in files]
         if mine:

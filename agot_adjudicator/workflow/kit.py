@@ -15,8 +15,10 @@ starts from the view's *replay board* — the board at the start of the round's 
 once the Westeros phase is behind (no deck is needed any more), else the round's start with
 the Westeros cards this round revealed — and applies first what the committed runs resolved
 for the other houses (public once resolved: orders revealed, bids revealed, battles fought).
-The view's writer checks that this replay reaches the board of the stop; where it cannot (a
-Winter is Coming this round reshuffled a deck by the seed), the view says so and the check
+A Winter is Coming shuffles a deck by the game's seed (R3.2): the view's decks are the cards
+drawn this round, then the rest of each deck's composition in data order, with a stand-in
+seed that reveals the same cards again. The view's writer checks that this replay reaches
+the board of the stop; where it cannot, the view says so (``replay: null``) and the check
 stops at what the board shows.
 
 The view's ``sha256`` is the SHA-256 of its content without that line: a hand-edited view is
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agot_adjudicator.engine.chance import shuffle
 from agot_adjudicator.engine.context import Inputs
 from agot_adjudicator.engine.decisions import AnswerError
 from agot_adjudicator.engine.round import resolve
@@ -92,14 +95,14 @@ def known_hand(ruleset: Ruleset, house: str, size: int, discards: Sequence[str])
     return hand if len(hand) == size else None
 
 
-def board_state(data: dict[str, Any], ruleset: Ruleset, decks: dict[str, list[str]] | None = None
-                ) -> GameState | None:
-    """A :class:`GameState` for the engine from a view's board: seed 0 (no shuffle is run
-    from a view), ``decks`` (default: none), the other houses' hands as :func:`known_hand`
+def board_state(data: dict[str, Any], ruleset: Ruleset, decks: dict[str, list[str]] | None = None,
+                seed: int = 0) -> GameState | None:
+    """A :class:`GameState` for the engine from a view's board: the stand-in ``seed`` (never
+    the game's), ``decks`` (default: none), the other houses' hands as :func:`known_hand`
     tells them; None when a hand cannot be told."""
     full = json.loads(json.dumps(data))
     full["format"] = "agot-state/3"
-    full["game"] = {"id": data["game"]["id"], "seed": 0}
+    full["game"] = {"id": data["game"]["id"], "seed": seed}
     full["westeros"] = {"shuffles": data["westeros"]["shuffles"],
                         "revealed": data["westeros"].get("revealed", {}),
                         "decks": {d: list((decks or {}).get(d, [])) for d in DECKS}}
@@ -182,6 +185,64 @@ def _replays(replay: GameState, ledger: Ledger, board: GameState, ruleset: Rules
     return house_board(result.state, ruleset, house) == house_board(board, ruleset, house)
 
 
+WINTER_IS_COMING = "winter_is_coming"
+SEED_TRIES = 4000
+"""At most this many stand-in seeds are tried to replay a Winter is Coming offline."""
+
+
+def _composition(ruleset: Ruleset, deck: str) -> list[str]:
+    """A deck's cards in data order (its composition is public, R1.3; its order is not)."""
+    return [c.card for c in ruleset.decks.get(deck, ()) for _ in range(c.count)]
+
+
+def drawn_cards(state: GameState) -> dict[str, list[str]]:
+    """The cards the Westeros phase of ``state`` (the moderator's, with its decks and seed)
+    reveals from each deck, in order: Winter is Coming, then the cards revealed after each
+    shuffle (R3.1, R3.2); all of them public once revealed."""
+    out: dict[str, list[str]] = {}
+    counter = state.shuffles
+    for deck in DECKS:
+        cards = list(state.decks.get(deck, []))
+        if not cards or all(c == WINTER_IS_COMING for c in cards):
+            continue
+        seq = []
+        while True:
+            seq.append(cards[0])
+            if cards[0] != WINTER_IS_COMING:
+                break
+            cards = shuffle(cards, state.seed, counter, deck)
+            counter += 1
+        out[deck] = seq
+    return out
+
+
+def stand_in_decks(ruleset: Ruleset, drawn: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Decks for a view's replay: the cards drawn this round first, then the rest of each
+    deck's composition in data order."""
+    out = {}
+    for deck in DECKS:
+        rest = _composition(ruleset, deck)
+        first = drawn.get(deck, [])[:1]
+        if first and first[0] in rest:
+            rest.remove(first[0])
+        out[deck] = [*first, *rest]
+    return out
+
+
+def stand_in_seed(ruleset: Ruleset, drawn: dict[str, list[str]], shuffles: int) -> int | None:
+    """A seed with which the stand-in decks reveal what was drawn (Winter is Coming shuffles
+    by the seed, R3.2): 0 when no deck was shuffled; None if none is found."""
+    if not any(WINTER_IS_COMING in seq for seq in drawn.values()):
+        return 0
+    decks = stand_in_decks(ruleset, drawn)
+    for seed in range(1, SEED_TRIES):
+        probe = GameState("", "", "", seed, 1, "westeros", {}, {}, {}, dict(decks),
+                          shuffles=shuffles)
+        if drawn_cards(probe) == drawn:
+            return seed
+    return None
+
+
 @dataclass(frozen=True)
 class Stop:
     """What a game directory says of its current stop, as a house view needs it: the round's
@@ -208,12 +269,19 @@ def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
         entries = [e for e in stop.ledger.entries if not westeros_decision(e.id)]
     else:
         replay = start.copy()
-        replay.decks = {d: [board.revealed[d]] if d in board.revealed else [] for d in DECKS}
         entries = list(stop.ledger.entries)
+    # Only cards already revealed (a stop in the Westeros phase): before the round's first run
+    # the cards to come are the moderator's secret, and so is any seed chosen from them.
+    westeros_stop = start.phase == "westeros" and board.phase == "westeros" and board.revealed
+    drawn = drawn_cards(start) if westeros_stop else {}
+    seed = stand_in_seed(ruleset, drawn, start.shuffles) if drawn else 0
+    if seed is None:
+        replay = None
     kept = Ledger(stop.ledger.round, stop.ledger.runs, tuple(entries))
     if replay is not None and (stop.pending or entries):
         check = board_state(house_board(replay, ruleset, house), ruleset,
-                            replay.decks if replay.phase == "westeros" else None)
+                            stand_in_decks(ruleset, drawn) if replay.phase == "westeros"
+                            else None, seed or 0)
         if check is None or not _replays(check, kept, board, ruleset, house):
             replay = None
     mine = [e.to_dict() for e in stop.ledger.entries if e.house == house]
@@ -232,7 +300,8 @@ def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
         "board": house_board(board, ruleset, house),
         "start": house_board(start, ruleset, house),
         "replay": None if replay is None else house_board(replay, ruleset, house),
-        "drawn": {d: board.revealed[d] for d in DECKS if d in board.revealed},
+        "drawn": drawn,
+        "seed": seed or 0,
         "resolved": {"mine": mine, "others": others},
         "pending": pending,
         "stored": stored,
@@ -315,14 +384,14 @@ def load_view(path: str, ruleset: Ruleset) -> View:
             "this view was changed after the moderator's agot wrote it (its content no longer "
             "has this SHA-256): use the view attached to your latest mail"))])
     house = data["house"]
-    start_decks = {d: [c] for d, c in data["drawn"].items()}
+    start_decks = stand_in_decks(ruleset, {d: list(c) for d, c in data["drawn"].items()})
     boards: dict[str, GameState | None] = {}
     for key in ("board", "start", "replay"):
         if data[key] is None:
             boards[key] = None
             continue
         decks = start_decks if data[key]["phase"] == "westeros" and key != "board" else None
-        boards[key] = _checked_board(doc, key, ruleset, decks)
+        boards[key] = _checked_board(doc, key, ruleset, decks, data["seed"])
     board, start, replay = boards["board"], boards["start"], boards["replay"]
     assert board is not None and start is not None
     mine = tuple(Entry(**e) for e in data["resolved"]["mine"])
@@ -334,7 +403,7 @@ def load_view(path: str, ruleset: Ruleset) -> View:
 
 
 def _checked_board(doc: Document, key: str, ruleset: Ruleset,
-                   decks: dict[str, list[str]] | None) -> GameState:
+                   decks: dict[str, list[str]] | None, seed: int = 0) -> GameState:
     """A view's board as a state, checked against the state schema first (a view whose
     hash fits but whose board is no state is refused, located at the board)."""
     data = doc.data[key]
@@ -352,7 +421,7 @@ def _checked_board(doc: Document, key: str, ruleset: Ruleset,
     if problems:
         raise MalformedInput([doc.problem([key], Msg("{path}: {message}", path=p.path,
                                                      message=p.message)) for p in problems])
-    state = board_state(data, ruleset, decks)
+    state = board_state(data, ruleset, decks, seed)
     if state is None:
         raise IllegalInput([doc.problem([key, "houses"], Msg(
             "a hand size does not match the cards out of the discards"))])

@@ -40,8 +40,8 @@ def _start(view: View) -> GameState:
         return view.replay
     if view.board.phase == "planning":
         return view.board
-    raise UsageError(f"{view.name}: this view cannot run the round again (a deck was shuffled "
-                     "this round): no preview")
+    raise UsageError(f"{view.name}: this view cannot run the round again (replay: null): "
+                     "no preview")
 
 
 def _run(view: View, ruleset: Ruleset, inputs: Any, answers: dict[str, GivenAnswer]) -> Any:
