@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # tes
 
 from autoplay import RandomPlayer, _plain, own_areas
 
-from agot_adjudicator.engine.battles import retreat_options
+from agot_adjudicator.engine.aftermath import retreat_options
 from agot_adjudicator.engine.board import controlled_areas
 from agot_adjudicator.engine.decisions import PendingDecision
 from agot_adjudicator.engine.raids import raid_reach

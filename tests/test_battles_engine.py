@@ -260,6 +260,20 @@ def test_beaten_attacker_returns_routed_to_origin_and_keeps_its_power_token() ->
         "lannister", ["footman"], ["footman"], "lannister")
 
 
+def test_the_occupation_event_keeps_the_units_that_moved_in() -> None:
+    """R6.11: the area_occupied event is a record of the moment; a later change of the area in
+    the same round (casualties of another battle there, R6.7; supply, R9) does not rewrite it."""
+    s = game({"stoney_sept": {"house": "lannister", "units": ["knight", "knight"]},
+              "harrenhal": {"house": "stark", "units": ["footman"]}})
+    ctx = fight(s, "stoney_sept", "harrenhal", ["knight", "knight"],
+                cards={"lannister": "tywin_lannister", "stark": "catelyn_stark"})
+    (occupied,) = events(ctx, "area_occupied")
+    assert occupied["units"] == ["knight", "knight"]
+    with ctx.state.edit("harrenhal") as here:
+        here.units.remove("knight")  # as casualties are taken (battles.py, supply.py)
+    assert occupied["units"] == ["knight", "knight"]
+
+
 # --- R6.9, R6.10 retreats --------------------------------------------------------------------
 
 def test_retreat_plan_skips_an_illegal_area() -> None:

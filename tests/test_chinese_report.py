@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import shutil
+from dataclasses import replace
 from email.parser import BytesParser
 from email.policy import default
 from pathlib import Path
@@ -16,9 +18,11 @@ from messages import eml
 from recorded import demo_rounds
 
 from agot_adjudicator.cli import main
+from agot_adjudicator.io.players import read_players, write_players
 from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.workflow.adjudicate import adjudicate_files, render_outputs
 from agot_adjudicator.workflow.mailout import mail_files
+from agot_adjudicator.workflow.record import game_language
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "scenarios" / "games" / "demo"
@@ -208,3 +212,22 @@ def test_a_game_keeps_its_language_whatever_the_locale(runner, tmp_path):
     assert told.exit_code == 3
     assert recorded_language((game / "round-02" / "report.md").read_text(encoding="utf-8")) == "en"
     assert runner.invoke(main, ["replay", str(game)]).exit_code == 0
+
+
+def test_the_game_records_its_language_as_data(runner, tmp_path):
+    """The game's language is a setting in players.yaml (issue 26: a fact as data, not read
+    back from a report); a game directory of agot 0.3.0 or before, with none recorded, keeps
+    the language of its last report."""
+    game = _game(tmp_path)
+    assert runner.invoke(main, ["adjudicate", "--game", str(game), "--lang", "zh-Hant"]).exit_code == 0
+    assert read_players(game).language == "zh-Hant"
+    bare = tmp_path / "bare"
+    shutil.copytree(game, bare)
+    (bare / "round-01" / "report.md").unlink()  # no report to read it back from
+    assert game_language(str(bare)) == "zh-Hant"
+    nxt = runner.invoke(main, ["adjudicate", "--game", str(game)], env={"LANG": "en_US.UTF-8"})
+    assert nxt.exit_code == 3, nxt.output
+    assert recorded_language((game / "round-02" / "report.md").read_text(encoding="utf-8")) == "zh-Hant"
+    players = read_players(game)
+    write_players(game, replace(players, language=None))  # as agot 0.3.0 left it
+    assert game_language(str(game)) == "zh-Hant"  # from round-02/report.md

@@ -100,8 +100,8 @@ def test_every_area_has_a_place_and_the_layout_is_legible(ruleset):
 
 def test_the_areas_tile_the_map_and_touch_as_the_board_says(ruleset):
     """Drawn from the board data: the outlines cover the map once; two areas share a border
-    exactly when they are adjacent, except lands separated by a river (touching, not adjacent)
-    and the one adjacency the board's non-planar graph leaves to a connector; a sea touches
+    exactly when they are adjacent (a river border drawn as a river, R5.11), except the one
+    adjacency the board's non-planar graph leaves to a connector; a sea touches
     only the areas it borders."""
     lay = map_layout(ruleset)
     left, top, right, bottom = lay.bounds
@@ -119,11 +119,13 @@ def test_the_areas_tile_the_map_and_touch_as_the_board_says(ruleset):
         if b not in ruleset.areas[a].adjacent:
             assert ruleset.areas[a].is_land and ruleset.areas[b].is_land, (a, b)
             rivers.append((a, b))
-    assert rivers == [("harrenhal", "the_twins")]
+    assert rivers == []
     assert connectors == [("oldtown", "sunset_sea")]
     kinds = {(b.a, b.b): b.kind for b in lay.borders}
     assert kinds[("oldtown", "sunset_sea")] == "link"
-    assert kinds[("harrenhal", "the_twins")] == "river"
+    assert [pair for pair, kind in kinds.items() if kind == "river"] == [
+        ("harrenhal", "the_mountains_of_the_moon"), ("riverrun", "the_twins")]  # R5.11
+    assert kinds[("seagard", "the_twins")] == "land"  # the bridges
     islands = [a for a in ruleset.area_ids if ruleset.areas[a].island]
     assert islands and all(len(lay.rings[a]) == 1 for a in islands)
     assert all(len(lay.rings[a]) == 2 for a in ("ironmans_bay", "redwyne_straights",

@@ -28,9 +28,9 @@ from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.markdown import markdown_html
 from agot_adjudicator.render.picture import HOUSE_STYLES, round_play
 from agot_adjudicator.render.png import svg_to_png
-from agot_adjudicator.render.site import markdown_html
 from agot_adjudicator.workflow import site as site_workflow
 
 ROOT = Path(__file__).resolve().parent.parent

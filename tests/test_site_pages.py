@@ -19,18 +19,18 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from agot_adjudicator.cli.commands import main
 from browser import Chromium, find_chromium
 from click.testing import CliRunner
 from contrast import contrast
 from ruamel.yaml import YAML
 
+from agot_adjudicator.cli import main
 from agot_adjudicator.engine.board import castle_count, controller
 from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.rulesets import load_ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.picture import render_round_svg, render_svg
-from agot_adjudicator.render.site import STYLE
+from agot_adjudicator.render.sitestyle import STYLE
 from agot_adjudicator.workflow.site import read_log
 
 ROOT = Path(__file__).resolve().parent.parent

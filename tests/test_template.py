@@ -363,7 +363,7 @@ def test_every_suggestion_in_random_states_is_accepted_by_the_engine(ruleset: Ru
     """For states of random games, each suggested muster sea, raid target, support reach and
     retreat is accepted by the engine's own rule, and the whole uncommented skeleton passes
     the same checks as `agot validate`."""
-    from agot_adjudicator.engine.battles import retreat_options
+    from agot_adjudicator.engine.aftermath import retreat_options
     from agot_adjudicator.engine.context import Context, Inputs
     from agot_adjudicator.engine.decisions import Decider
     from agot_adjudicator.engine.mustering import parse_musters

@@ -44,8 +44,8 @@ class Only(click.Option):
         self.only = only
 
 
-FILES = {"cls": Only, "only": "files"}
-GAME = {"cls": Only, "only": "game"}
+FILES: dict[str, Any] = {"cls": Only, "only": "files"}
+GAME: dict[str, Any] = {"cls": Only, "only": "game"}
 
 
 def refuse_other_way(ctx: click.Context, game_dir: str | None) -> None:

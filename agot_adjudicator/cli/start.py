@@ -18,7 +18,7 @@ from agot_adjudicator.engine.chance import default_game_id, seed_commitment
 from agot_adjudicator.errors import UsageError, escaped
 from agot_adjudicator.io.gamedir import current_round
 from agot_adjudicator.io.lock import game_lock
-from agot_adjudicator.io.players import HouseSettings, Players, new_secret, read_players, write_players
+from agot_adjudicator.io.players import HouseSettings, new_secret, read_players, write_players
 from agot_adjudicator.io.writing import write_atomic
 from agot_adjudicator.workflow.present import new_game_text
 from agot_adjudicator.workflow.record import start_game
@@ -144,7 +144,7 @@ def _set_players(game_dir: str, houses: list[str], addresses: dict[str, str],
             if house in new_secrets:
                 issued[house], current = new_secret(current)
             settings[house] = current
-        write_players(game_dir, Players(settings, players.deadline))
+        write_players(game_dir, replace(players, houses=settings))
     return issued
 
 

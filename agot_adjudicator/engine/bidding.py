@@ -161,8 +161,9 @@ def _wildling_plan(ctx: Context) -> Callable[[str], Any]:
 
 
 def _bid_rounds(ctx: Context, tracks: Sequence[str],
-                wildlings: bool) -> list[tuple[tuple[str, ...], str, Callable[[str], Any]]]:
-    out = [(("clash_of_kings", t), TRACK_BIDS[t], _bid_plan(ctx, t)) for t in tracks]
+                wildlings: bool) -> list[tuple[tuple[str, ...], Msg, Callable[[str], Any]]]:
+    out: list[tuple[tuple[str, ...], Msg, Callable[[str], Any]]] = [
+        (("clash_of_kings", t), TRACK_BIDS[t], _bid_plan(ctx, t)) for t in tracks]
     if wildlings:
         out.append((("wildlings",), wildlings_what(ctx.state.wildling_threat), _wildling_plan(ctx)))
     return out

@@ -54,7 +54,7 @@ def pay_bids(ctx: Context, bids: dict[str, int]) -> None:
         ctx.state.houses[house].power -= bid
 
 
-def wildlings_what(threat: int) -> str:
+def wildlings_what(threat: int) -> Msg:
     """What the wildling bid is for (its prompt): :mod:`.wildlings` asks it, :mod:`.bidding`
     asks it ahead."""
     return Msg("the Night's Watch against a wildling threat of {threat}", threat=threat)

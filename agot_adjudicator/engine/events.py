@@ -140,5 +140,15 @@ def make_event(type_: str, rule: str, round_: int, phase: str, **fields: Any) ->
     {'type': 'pillage', 'rule': 'R5.2', 'round': 2, 'phase': 'action', 'house': 'stark', 'power': 1}
     """
     event: Event = {"type": type_, "rule": rule, "round": round_, "phase": phase}
-    event.update(fields)
+    event.update((key, _value(v)) for key, v in fields.items())
     return event
+
+
+def _value(field: Any) -> Any:
+    """A copy of a field's lists and mappings: an event records the moment it is emitted, not
+    the state's list that later steps change in place (units taken as casualties, R6.7)."""
+    if isinstance(field, list):
+        return [_value(v) for v in field]
+    if isinstance(field, dict):
+        return {k: _value(v) for k, v in field.items()}
+    return field

@@ -255,7 +255,8 @@ def _ask_card(ctx: Context, fight: Fight, role: str, options: list[str], default
                       Msg("{card} (won the battle in {area}): {question}",
                           card=named(ctx.ruleset.house_cards[card].name, "card", card),
                           area=fight.area, question=prompt), tuple(options), default)
-    return ctx.ask(request, _card_plan(ctx, house, card, options))
+    choice: str = ctx.ask(request, _card_plan(ctx, house, card, options))
+    return choice
 
 
 def _ser_jaime(ctx: Context, fight: Fight, role: str) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agot_adjudicator.engine import battles
+from agot_adjudicator.engine import aftermath, battles
 from agot_adjudicator.engine.board import (
     UNIT_STRENGTH,
     check_instant_win,
@@ -24,6 +24,7 @@ from agot_adjudicator.engine.board import (
 )
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Request
+from agot_adjudicator.engine.house_cards import Attack
 from agot_adjudicator.engine.support import declare_support
 from agot_adjudicator.engine.turns import round_robin
 from agot_adjudicator.model.state import sort_units, without
@@ -164,9 +165,9 @@ def attack_neutral(ctx: Context, house: str, origin: str, dest: str, units: list
     else:
         # The units go back; those the supply limit cannot hold there are destroyed, as for a
         # beaten attacker's retreat (R5.8, R6.8, R6.9).
-        kept = battles.kept_by_supply(ctx, house, origin, len(units), None)
+        kept = aftermath.kept_by_supply(ctx, house, origin, len(units), None)
         if kept < len(units):
-            lost = battles.choose_units(
+            lost = aftermath.choose_units(
                 ctx, f"{key}/retreat_losses/{house}", "retreat_losses",
                 house, units, len(units) - kept,
                 Msg("only {count} of your units {listed} can go back to {origin} within your "
@@ -227,7 +228,7 @@ def resolve_march(ctx: Context, house: str, origin: str) -> None:
         check_instant_win(ctx)
     for dest in contests:
         if dest not in neutral:
-            battles.resolve_battle(ctx, battles.Attack(key, house, origin, dest,
+            battles.resolve_battle(ctx, Attack(key, house, origin, dest,
                                                        tuple(sort_units(list(moves[dest]))),
                                                        order))
             check_instant_win(ctx)

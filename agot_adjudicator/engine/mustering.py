@@ -152,7 +152,7 @@ def _too_dear(castle: str, points: int, steps: list[str], cost: int) -> Msg:
             Msg("{castle} gives {points} mustering point; {steps} cost {cost}", **f))
 
 
-def _muster_prompt(ctx: Context, house: str, castle: str, castle_kind: str, points: int,
+def _muster_prompt(ctx: Context, house: str, castle: str, castle_kind: Msg, points: int,
                    seas: list[str]) -> Msg:
     """What the muster question says: the castle and its points, the steps possible now, the
     house's units still off the board and its armies against the supply limit (R0.4, R3.5,
@@ -244,12 +244,13 @@ def resolve_mustering(ctx: Context) -> None:
 
             seas = ship_seas(ctx.state, ctx.ruleset, house, castle)
             kind = rs.areas[castle].castle
+            assert kind is not None  # mustering is asked of castle areas only (R3.5)
             # the pending YAML's example: the first that is legal ([] always is)
             examples = [["footman"] * points, ["footman"], ["upgrade"],
                         *([f"ship:{a}"] for a in seas), []]
             request = Request(
                 ctx.rid("mustering", castle, house), house, "muster",
-                _muster_prompt(ctx, house, castle, CASTLE_KINDS.get(kind, kind), points, seas),
+                _muster_prompt(ctx, house, castle, CASTLE_KINDS[kind], points, seas),
                 default=[], check=check,
                 example=next(c for c in examples if check(c) is None))
             try:

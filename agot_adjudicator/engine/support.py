@@ -50,7 +50,7 @@ def support_areas(ctx: Context, target: str) -> list[str]:
             continue
         out.append(area_id)
     houses = ctx.order_of_play()
-    return sorted(out, key=lambda a: (houses.index(s.area(a).house), rs.area_ids.index(a)))
+    return sorted(out, key=lambda a: (houses.index(s.area(a).house or ""), rs.area_ids.index(a)))
 
 
 def support_strength(ctx: Context, area_id: str, target: str) -> int:

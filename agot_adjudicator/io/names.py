@@ -20,7 +20,8 @@ from typing import Any
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.io.reading import Document, JsonPath
 from agot_adjudicator.model.answers import ID
-from agot_adjudicator.model.naming import NameIndex, name_key
+from agot_adjudicator.model.glossary import name_key
+from agot_adjudicator.model.naming import NameIndex
 from agot_adjudicator.model.text import Msg
 
 # A spec says what a node holds: a category name, ("map", key spec, value spec),

@@ -38,6 +38,7 @@ class HouseSettings:
 class Players:
     houses: dict[str, HouseSettings]
     deadline: str | None = None        # ISO 8601 UTC, e.g. "2026-12-03T18:00:00Z"
+    language: str | None = None        # the game's language (en, zh-Hans, zh-Hant)
 
 
 def players_path(game_dir: str | Path) -> Path:
@@ -65,7 +66,8 @@ def read_players(game_dir: str | Path) -> Players:
         houses[house] = HouseSettings(house, body.get("address"), secret.get("salt"),
                                       secret.get("sha256"), body.get("language"))
     deadline = doc.data.get("deadline")
-    return Players(houses, str(deadline) if deadline is not None else None)
+    return Players(houses, str(deadline) if deadline is not None else None,
+                   doc.data.get("language"))
 
 
 def players_text(players: Players) -> str:
@@ -83,6 +85,8 @@ def players_text(players: Players) -> str:
     data: dict[str, object] = {"format": FORMAT, "houses": houses}
     if players.deadline is not None:
         data["deadline"] = players.deadline
+    if players.language is not None:
+        data["language"] = players.language
     return dump_yaml(data, header=("agot players file: who may submit for each house (private: "
                                    "never publish it).\nSecrets are kept as salted SHA-256 "
                                    "hashes only; see docs/formats.md."))

@@ -197,17 +197,17 @@ def _check_events(name: str, text: str) -> list[Problem]:
     try:
         for event in yaml.parse(text):
             mark = event.start_mark
-            where = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+            line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
             if isinstance(event, events.NodeEvent) and children:
                 is_key = children[-1][0] and children[-1][1] % 2 == 0
                 children[-1][1] += 1
                 if is_key and isinstance(event, events.CollectionStartEvent):
-                    problems.append(Problem(name, *where, "", Msg(
+                    problems.append(Problem(name, line, column, "", Msg(
                         "invalid YAML: a mapping key must be a single value, not a list or "
                         "mapping")))
                 elif is_key and isinstance(event, events.ScalarEvent) and event.value == "<<" \
                         and event.style is None:
-                    problems.append(Problem(name, *where, "",
+                    problems.append(Problem(name, line, column, "",
                                             Msg("YAML merge keys ('<<') are not allowed")))
             if isinstance(event, events.CollectionStartEvent):
                 children.append([isinstance(event, events.MappingStartEvent), 0])
@@ -216,19 +216,19 @@ def _check_events(name: str, text: str) -> list[Problem]:
             if isinstance(event, events.DocumentStartEvent):
                 documents += 1
                 if documents == 2:
-                    problems.append(Problem(name, *where, "", Msg("more than one YAML document")))
+                    problems.append(Problem(name, line, column, "", Msg("more than one YAML document")))
             if isinstance(event, events.AliasEvent):
-                problems.append(Problem(name, *where, "", Msg("YAML aliases are not allowed")))
+                problems.append(Problem(name, line, column, "", Msg("YAML aliases are not allowed")))
             elif isinstance(event, events.NodeEvent) and event.anchor is not None:
-                problems.append(Problem(name, *where, "", Msg("YAML anchors are not allowed")))
+                problems.append(Problem(name, line, column, "", Msg("YAML anchors are not allowed")))
             tag = getattr(event, "tag", None)
             if tag not in _ALLOWED_TAGS and isinstance(event, events.NodeEvent):
-                problems.append(Problem(name, *where, "",
+                problems.append(Problem(name, line, column, "",
                                         Msg("YAML tag {tag} is not allowed", tag=repr(tag))))
             if isinstance(event, events.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    problems.append(Problem(name, *where, "", Msg("document nested too deeply")))
+                    problems.append(Problem(name, line, column, "", Msg("document nested too deeply")))
                     break
             elif isinstance(event, events.CollectionEndEvent):
                 depth -= 1
@@ -357,7 +357,7 @@ def _loader_class() -> type[Any]:
     (:class:`_Unsure`)."""
     import yaml
 
-    class Loader(yaml.CSafeLoader):  # type: ignore[misc, name-defined]
+    class Loader(yaml.CSafeLoader):
         yaml_implicit_resolvers: dict[Any, Any] = {}  # noqa: RUF012
         yaml_constructors = dict(yaml.CSafeLoader.yaml_constructors)  # noqa: RUF012
 

@@ -71,7 +71,7 @@ _PART = {"ruleset.yaml": "manifest", "board.yaml": "board", "house_cards.yaml": 
 
 def _documents_from_dir(directory: Path) -> dict[str, Document]:
     docs: dict[str, Document] = {}
-    problems = []
+    problems: list[str] = []
     for filename in RULESET_FILES:
         path = directory / filename
         try:

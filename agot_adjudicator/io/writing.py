@@ -34,7 +34,7 @@ def _dumper_class() -> type[Any]:
 
     from agot_adjudicator.io.reading import _YAML12_RESOLVERS
 
-    class Dumper(yaml.SafeDumper):  # type: ignore[misc, name-defined]
+    class Dumper(yaml.SafeDumper):
         yaml_implicit_resolvers: dict[Any, Any] = {}  # noqa: RUF012
         yaml_representers = dict(yaml.SafeDumper.yaml_representers)  # noqa: RUF012
 
@@ -51,7 +51,8 @@ def _dumper_class() -> type[Any]:
 
         def choose_scalar_style(self) -> str:
             style: str = super().choose_scalar_style()
-            if style == "'" and ("'" in self.event.value or "\n" in self.event.value):
+            value = getattr(self.event, "value", "")
+            if style == "'" and ("'" in value or "\n" in value):
                 return '"'
             return style
 

@@ -158,6 +158,13 @@ class Ruleset:
     packaged one for a ruleset without it): presentation and intake, not in :attr:`sha256`."""
 
     @property
+    def words(self) -> Glossary:
+        """:attr:`glossary`, which every loaded ruleset has (the loader adds the packaged one)."""
+        if self.glossary is None:
+            raise LookupError(f"ruleset {self.name} was built without a glossary")
+        return self.glossary
+
+    @property
     def area_ids(self) -> tuple[str, ...]:
         """All area ids, land first then sea, each alphabetical (the fixed id order)."""
         return tuple(self.areas)
@@ -235,7 +242,13 @@ def supply_fits(ruleset: Ruleset, level: int, armies: list[int]) -> bool:
 
 
 def integrity_problems(rs: Ruleset) -> list[str]:
-    """Every integrity problem of a ruleset (load-time checks, exit 5)."""
+    """Every integrity problem of a ruleset (load-time checks, exit 5): the board, the cards
+    and decks, the setup."""
+    return [*_board_problems(rs), *_card_problems(rs), *_setup_problems(rs)]
+
+
+def _board_problems(rs: Ruleset) -> list[str]:
+    """Adjacency symmetric, areas of a kind, islands, places, rivers (R5.11)."""
     p: list[str] = []
     houses = set(rs.houses)
     for area in rs.areas.values():
@@ -271,6 +284,14 @@ def integrity_problems(rs: Ruleset) -> list[str]:
         for other in (*area.rivers, *area.bridges):
             if other not in rs.areas:
                 p.append(f"board: rivers: {area.id}–{other}: no area '{other}'")
+    return p
+
+
+def _card_problems(rs: Ruleset) -> list[str]:
+    """Seven house cards per house (R6.4), one home area each, ten cards a Westeros deck
+    (R3.1), fifteen order tokens (R4.1)."""
+    p: list[str] = []
+    houses = set(rs.houses)
     for house in rs.houses:
         if list(rs.cards_by_house.get(house, ())) == [] or len(rs.cards_by_house[house]) != 7:
             n = len(rs.cards_by_house.get(house, ()))
@@ -296,6 +317,13 @@ def integrity_problems(rs: Ruleset) -> list[str]:
     tokens = sum(t.count for t in rs.order_tokens.values())
     if tokens != 15:
         p.append(f"ruleset: {tokens} order tokens per house; expected 15")
+    return p
+
+
+def _setup_problems(rs: Ruleset) -> list[str]:
+    """Neutral forces, tracks, supply and the houses' starting positions (R1)."""
+    p: list[str] = []
+    houses = set(rs.houses)
     for area_id in rs.neutral_forces:
         if area_id not in rs.areas:
             p.append(f"setup: neutral force in unknown area '{area_id}'")

@@ -346,11 +346,11 @@ def diff_states(a: GameState, b: GameState, ruleset: Ruleset) -> list[Change]:
     for area_id in _ordered(ruleset.area_ids, aa, ab):
         _area_changes(out, area_id, aa.get(area_id, {}), ab.get(area_id, {}))
     for area_id in ruleset.area_ids:
-        ca, cb = controller(a, ruleset, area_id), controller(b, ruleset, area_id)
-        if ca != cb:
-            out.add("control", f"control.{area_id}", ca, cb,
+        held_a, held_b = controller(a, ruleset, area_id), controller(b, ruleset, area_id)
+        if held_a != held_b:
+            out.add("control", f"control.{area_id}", held_a, held_b,
                     Msg("control: {area} {houses_before} → {houses_after}", area=area_id,
-                        houses_before=said_value(ca), houses_after=said_value(cb)))
+                        houses_before=said_value(held_a), houses_after=said_value(held_b)))
     # westeros.
     for deck in DECKS:
         out.value("westeros", da, db, f"westeros.decks.{deck}")

@@ -143,7 +143,8 @@ def border_segment(ruleset: Ruleset, a: str, b: str) -> tuple[float, float, floa
 @dataclass(frozen=True)
 class Border:
     """One drawn border: ``kind`` is ``coast`` (a land and a sea), ``land`` (two adjacent
-    lands), ``river`` (two lands that touch but are not adjacent: a river without a crossing),
+    lands, a bridged river too), ``river`` (a river border without a crossing, R5.11, or two
+    lands that touch but are not adjacent),
     ``sea`` (two seas) or ``link`` (an adjacency drawn as a connector: on a map of boxes, or the
     one the board's geometry cannot draw as a shared border)."""
 
@@ -207,7 +208,8 @@ def _pairs(flat: Sequence[float]) -> tuple[Point, ...]:
 
 def _layout_key(ruleset: Ruleset) -> tuple:
     return tuple((a, ruleset.areas[a].kind, ruleset.areas[a].adjacent, ruleset.areas[a].xy,
-                  ruleset.areas[a].size, ruleset.areas[a].shape) for a in ruleset.area_ids)
+                  ruleset.areas[a].size, ruleset.areas[a].shape, ruleset.areas[a].rivers)
+                 for a in ruleset.area_ids)
 
 
 def map_layout(ruleset: Ruleset) -> MapLayout:
@@ -220,11 +222,13 @@ def _map_layout(key: tuple) -> MapLayout:
     ids = [k[0] for k in key]
     kind = {k[0]: k[1] for k in key}
     adjacent = {k[0]: k[2] for k in key}
+    rivers = {k[0]: k[6] for k in key}
     areas = {k[0]: Area(k[0], k[0], k[1], k[2], xy=k[3], size=k[4], shape=k[5]) for k in key}
     rooms = {a: area_box(areas[a]) for a in ids}
     shaped = all(areas[a].shape for a in ids)
     if not shaped:
-        rings = {a: (((rooms[a][0], rooms[a][1]), (rooms[a][2], rooms[a][1]),
+        rings: dict[str, tuple[tuple[Point, ...], ...]] = {
+            a: (((rooms[a][0], rooms[a][1]), (rooms[a][2], rooms[a][1]),
                       (rooms[a][2], rooms[a][3]), (rooms[a][0], rooms[a][3])),) for a in ids}
         links = []
         for a, b in _pairs_of(ids, adjacent):
@@ -255,7 +259,7 @@ def _map_layout(key: tuple) -> MapLayout:
         elif kind[a] == "sea" or kind[b] == "sea":
             what = "coast"
         else:
-            what = "land" if b in adjacent[a] else "river"
+            what = "land" if b in adjacent[a] and b not in rivers[a] else "river"
         for line in _chains(pair_edges):
             drawn.append(Border(what, a, b, line))
     touching = set(by_pair)

@@ -83,11 +83,11 @@ class Names:
             _SPEAKER.reset(token)
 
     def glossary(self, kind: str, id_: Any) -> str:
-        return self.ruleset.glossary.name(kind, str(id_), self.lang)
+        return self.ruleset.words.name(kind, str(id_), self.lang)
 
     def counted(self, kind: str, id_: str) -> Counted:
         """The glossary's name of ``id_`` with its measure word (:class:`Counted`)."""
-        glossary = self.ruleset.glossary
+        glossary = self.ruleset.words
         return Counted(self.glossary(kind, id_), glossary.measure(kind, id_, self.lang))
 
     def named(self, kind: str, value: str) -> str:
@@ -99,7 +99,7 @@ class Names:
             return self.card(value)
         if kind == "order":
             return self.order(value)
-        if value not in self.ruleset.glossary.ids(kind):
+        if value not in self.ruleset.words.ids(kind):
             return value
         return self.counted(kind, value) if kind == "unit" else self.glossary(kind, value)
 
@@ -109,7 +109,7 @@ class Names:
         rs = self.ruleset
         for kind, ids in (("area", rs.areas), ("house_card", rs.house_cards),
                           ("order", rs.order_tokens), ("house", rs.houses),
-                          ("unit", rs.glossary.ids("unit")), ("track", rs.glossary.ids("track"))):
+                          ("unit", rs.words.ids("unit")), ("track", rs.words.ids("track"))):
             if id_ in ids:
                 return self.named(kind, id_)
         return None
@@ -264,7 +264,7 @@ def about(value: str) -> str:
     if value in ABOUT:
         return tr(ABOUT[value])
     card, _, track = value.partition("/")
-    glossary = speaker.ruleset.glossary
+    glossary = speaker.ruleset.words
     if track and card in glossary.ids("westeros_card") and track in glossary.ids("track"):
         return tr(CLASH_BIDS, card=speaker.glossary("westeros_card", card),
                   track=speaker.glossary("track", track))

@@ -394,17 +394,19 @@ def _icons(area: Area, cx: float, y: float, ctrl: str | None) -> str:
     if area.castle:
         kind = area.castle
         pieces.append((24.0 if kind == "stronghold" else 13.0,
-                       lambda x, k=kind: castle_icon(x, y - 7, k)))
+                       lambda x: castle_icon(x, y - 7, kind)))
     for _ in range(area.supply if area.is_land else 0):
         pieces.append((9.0, lambda x: barrel(x, y)))
     for _ in range(area.power if area.is_land else 0):
         pieces.append((14.0, lambda x: crown(x, y + 1)))
     if area.home_of:
         home = area.home_of
-        pieces.append((16.0, lambda x, h=home: shield(x, y - 9, h)))
+        pieces.append((16.0, lambda x: shield(x, y - 9, home)))
     if ctrl is not None:
-        pieces.append((16.0, lambda x, h=ctrl: (
-            f"<g class=\"controller\" data-house=\"{h}\">" + badge(x + 8, y, h, 15) + "</g>")))
+        owner = ctrl
+        pieces.append((16.0, lambda x: (
+            f"<g class=\"controller\" data-house=\"{owner}\">" + badge(x + 8, y, owner, 15)
+            + "</g>")))
     gap = 4.0
     total = sum(w for w, _ in pieces) + gap * max(len(pieces) - 1, 0)
     x = cx - total / 2
@@ -729,9 +731,9 @@ def _panel(state: GameState, ruleset: Ruleset, x: float, top: float, house: str 
     if play is None:
         facts = []
         if state.revealed:
-            cards = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}"
-                                  for d in ("I", "II", "III") if d in state.revealed)
-            facts.append(tr("Westeros cards: {cards}", cards=cards))
+            revealed = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}"
+                                     for d in ("I", "II", "III") if d in state.revealed)
+            facts.append(tr("Westeros cards: {cards}", cards=revealed))
         facts.append(tr("Restrictions this round: {cards}",
                         cards=sep().join(_westeros_name(r) for r in state.restrictions)
                         or tr("none")))
@@ -816,7 +818,7 @@ def _legend(ruleset: Ruleset, x: float, y: float, round_picture: bool = False
                                 ("stroke-width", 2.2)])
          + _el("path", [("d", f"M{_n(x + 30)} {_n(y)}h24"), ("stroke", RIVER),
                         ("stroke-width", 3.2)]),
-         tr("coast · river: no crossing (the lands are not adjacent)")),
+         tr("coast · river: no march or retreat across (R5.11)")),
     ]
     if round_picture:
         rows += [

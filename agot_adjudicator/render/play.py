@@ -174,9 +174,9 @@ def battle_board(state: GameState, play: RoundPlay, ruleset: Ruleset) -> GameSta
     if play.restrictions:
         shown.restrictions = list(play.restrictions)
     for area_id in ruleset.area_ids:
-        here = shown.areas.get(area_id)
-        if here is not None and here.order is not None:
-            shown.areas[area_id] = replace(here, order=None)
+        shown_here = shown.areas.get(area_id)
+        if shown_here is not None and shown_here.order is not None:
+            shown.areas[area_id] = replace(shown_here, order=None)
     for area_id, (owner, order) in play.orders.items():
         if area_id not in ruleset.areas or ruleset.order_tokens.get(order) is None:
             continue
@@ -407,14 +407,16 @@ def overlay(play: RoundPlay, board: GameState, ruleset: Ruleset, layout: MapLayo
                 ("data-to", e["target"]), ("data-removed", e.get("removed"))]))
             removed = e.get("removed")
             note = (tr("raid ✕ {order}", order=order_label(ruleset, removed))
-                    if removed in ruleset.order_tokens else tr("raid"))
+                    if isinstance(removed, str) and removed in ruleset.order_tokens
+                    else tr("raid"))
             raid_notes.append((e["target"], points[len(points) // 2], note))
     notes: list[tuple[str, str, list[tuple[str, list[tuple[str, object]]]], str, Point]] = []
     by_area: dict[str, list[tuple[str, Outcome]]] = {}
     for (house, _origin, area, said), _fight in zip(play.attacks, play.fights, strict=True):
         by_area.setdefault(area, []).append((house, said))
     for area in [a for a in ruleset.area_ids if a in by_area]:
-        lines = [("⚔ " + outcome_text(said), [("class", "battle"), ("data-area", area),
+        lines: list[tuple[str, list[tuple[str, object]]]] = [
+            ("⚔ " + outcome_text(said), [("class", "battle"), ("data-area", area),
                                                ("data-attacker", house)])
                  for house, said in by_area[area]]
         notes.append(("battle", area, lines, BATTLE_INK, router.anchor(area)))

@@ -41,7 +41,7 @@ def _name(index: NameIndex, category: str, id_: str) -> str:
     """The name of ``id_``: the ruleset's (English), or the glossary's in the receipt's
     language."""
     names = speaker()
-    if names is not None and id_ in names.ruleset.glossary.ids(_KIND[category]):
+    if names is not None and id_ in names.ruleset.words.ids(_KIND[category]):
         return names.glossary(_KIND[category], id_)
     return index.name(category, id_)
 
@@ -133,7 +133,7 @@ def echo_lines(data: dict[str, Any], index: NameIndex) -> list[str]:
     elif isinstance(blade, dict):
         for area, how in blade.items():
             out.append(tr("Valyrian Steel Blade in a battle at {area}: {how}", area=a(area),
-                          how=tr(BLADE_WORDS.get(how, how))))
+                          how=tr(BLADE_WORDS.get(str(how), str(how)))))
     if "accept_support" in plans:
         out.append(tr("Support offered to you: accepted") if plans["accept_support"] else
                    tr("Support offered to you: refused"))

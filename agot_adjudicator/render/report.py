@@ -501,10 +501,10 @@ def board_tables(state: GameState, ruleset: Ruleset, fmt: str = "markdown",
     tracks = _table([[i + 1, *(house(state.tracks[t][i]) for t in TRACKS)]
                      for i in range(len(state.houses))],
                     [tr("position"), *(tr(t) for t in _TRACK_HEADERS)], fmt, width)
-    rows = [[house(h), state.houses[h].power, state.houses[h].supply, len(state.houses[h].hand),
-             sep().join(nm.card(c) for c in state.houses[h].discards)]
-            for h in state.order_of_play()]
-    hs = _table(rows, [tr("house"), tr("power"), tr("supply"), tr("cards in hand"), tr("discards")],
+    house_rows: list[list[Any]] = [
+        [house(h), state.houses[h].power, state.houses[h].supply, len(state.houses[h].hand),
+         sep().join(nm.card(c) for c in state.houses[h].discards)] for h in state.order_of_play()]
+    hs = _table(house_rows, [tr("house"), tr("power"), tr("supply"), tr("cards in hand"), tr("discards")],
                 fmt, width)
     return "\n\n".join([_heading(3, tr("Board"), fmt), board, _heading(3, tr("Tracks"), fmt),
                         tracks, tr("Wildling threat: {threat}.", threat=state.wildling_threat),
@@ -671,8 +671,8 @@ def _render_report(title: str, events: Sequence[Event], state: GameState, rulese
         if (event["round"], event["phase"]) != phase:
             phase = (event["round"], event["phase"])
             out.append("\n" + _heading(2, tr("Round {round} — {phase}", round=event["round"],
-                                          phase=tr(PHASE_TITLES.get(event["phase"],
-                                                                    event["phase"]))),
+                                          phase=tr(PHASE_TITLES.get(str(event["phase"]),
+                                                                    str(event["phase"])))),
                                        fmt) + "\n")
         out.append(_item(f"- {event_line(event, nm)}", fmt, width))
         if event["type"] == "orders_revealed":
@@ -790,3 +790,13 @@ def answers_block(pending: Sequence[PendingDecision]) -> str:
         entry = dump_yaml({p.request.id: value}).rstrip("\n").split("\n")
         lines += ["  " + line for line in entry]
     return "\n".join(lines) + "\n"
+
+
+def picture_links(fmt: str, links: Sequence[tuple[str, str]]) -> str:
+    """What follows a report to name its pictures (``links``: label and file, the labels said
+    in the speaker's language): Markdown images, or ``label: file`` lines in plain text
+    (``mail/report.txt``, ``--format text``)."""
+    if fmt == "markdown":
+        return "".join(f"\n![{label}]({file})\n" for label, file in links)
+    return "\n" + "".join(tr("{label}: {file}", label=label, file=file) + "\n"
+                          for label, file in links)

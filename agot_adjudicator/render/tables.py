@@ -37,7 +37,8 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], fmt: str = "sim
     cells = [[str(c) for c in row] for row in rows]
     limits = fit_widths([list(headers), *cells], width)
     text = str(tabulate.tabulate(rows, headers=list(headers), tablefmt=fmt,
-                                 maxcolwidths=limits, maxheadercolwidths=limits))
+                                 maxcolwidths=limits,
+                                 maxheadercolwidths=limits))  # type: ignore[arg-type]  # None: no limit
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 

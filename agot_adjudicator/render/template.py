@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agot_adjudicator.engine.battles import retreat_options
+from agot_adjudicator.engine.aftermath import retreat_options
 from agot_adjudicator.engine.board import LOSS_ORDER, controlled_areas, destinations
 from agot_adjudicator.engine.mustering import ship_seas
 from agot_adjudicator.engine.planning import RESTRICTED_KIND, stars_allowed
@@ -233,7 +233,9 @@ class _View:
 
     def kind_of(self, area_id: str) -> str | None:
         order = self.state.area(area_id).order
-        return self.ruleset.order_tokens[order].kind if order in self.ruleset.order_tokens else None
+        if order is None or order not in self.ruleset.order_tokens:
+            return None
+        return self.ruleset.order_tokens[order].kind
 
     def with_order(self, kind: str) -> list[str]:
         """The house's areas whose order may be of ``kind``: all before the reveal."""

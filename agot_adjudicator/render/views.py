@@ -77,13 +77,13 @@ def _show_text(state: GameState, ruleset: Ruleset, house: str | None, public: bo
     out.append(table(rows, [word(c) for c in AREA_COLUMNS]))
     track_rows = []
     for position in range(len(state.houses)):
-        row: list[str | int] = [position + 1]
+        track_row: list[str | int] = [position + 1]
         for track in TRACKS:
             h = state.tracks[track][position]
             token = (TRACK_TOKENS[track].replace("_", " ") if english
                      else nm.token(TRACK_TOKENS[track]))
-            row.append(name(h) + (f" [{token}]" if position == 0 else ""))
-        track_rows.append(row)
+            track_row.append(name(h) + (f" [{token}]" if position == 0 else ""))
+        track_rows.append(track_row)
     out.append(table(track_rows, [word("position"), tr("Iron Throne"), tr("Fiefdoms"),
                                   tr("King's Court")]))
     used = [nm.token(token) if not english else text

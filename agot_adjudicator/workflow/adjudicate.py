@@ -195,6 +195,14 @@ NOW_FILE = "now.yaml"
 NOW_PICTURE = "now.svg"
 
 
+def round_pictures() -> list[tuple[str, str]]:
+    """The pictures a completed round's report and mail name, labelled in the speaker's
+    language: one home for both (:func:`~agot_adjudicator.render.report.picture_links`)."""
+    from agot_adjudicator.render.language import tr
+
+    return [(tr("The round as played"), MOVES_FILE), (tr("The board after the round"), BOARD_FILE)]
+
+
 def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
                    fmt: str = "markdown", private_house: str | None = None,
                    maker: str = MAKER, state_version: int = STATE_VERSION,
@@ -213,9 +221,10 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
     report and the pictures (``en``, ``zh-Hans``, ``zh-Hant``; recorded in the report's record
     section when not English, so that replay renders both again in it).
     """
-    from agot_adjudicator.render.language import Names, tr
+    from agot_adjudicator.render.language import Names
     from agot_adjudicator.render.report import (
         Private,
+        picture_links,
         render_log,
         render_pending,
         render_report,
@@ -246,10 +255,7 @@ def render_outputs(run: Adjudication, ruleset: Ruleset, *, board: bool = False,
             moves = render_round_svg(GameState.from_dict(run.state_doc.data), result.events, ruleset,
                                      maker, lang=lang)
             with Names(ruleset, lang).speaking():
-                played, after = tr("The round as played"), tr("The board after the round")
-            report += (f"\n![{played}]({MOVES_FILE})\n\n![{after}]({BOARD_FILE})\n"
-                       if fmt == "markdown" else
-                       f"\n{played}: {MOVES_FILE}\n{after}: {BOARD_FILE}\n")
+                report += picture_links(fmt, round_pictures())
     else:
         with Names(ruleset, lang).speaking():
             pending = render_pending(result.pending)

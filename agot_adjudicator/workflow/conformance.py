@@ -334,7 +334,7 @@ def statement_text(result: SuiteResult, ruleset: Ruleset, version: str) -> str:
     from agot_adjudicator.model.rules import RULES
     from agot_adjudicator.render.tables import table
 
-    rows = [[s.name, len(s.passed) + len(s.failed) + len(s.skipped), len(s.passed),
+    rows: list[list[Any]] = [[s.name, len(s.passed) + len(s.failed) + len(s.skipped), len(s.passed),
              len(s.failed), len(s.skipped)] for s in result.sections.values()]
     total = [sum(r[i] for r in rows) for i in range(1, 5)]
     rows.append(["total", *total])

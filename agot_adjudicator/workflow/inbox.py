@@ -283,10 +283,10 @@ class _Intake:
                                              value=house))
         if secret is not None and not isinstance(secret, str):
             return check.fail("refused", Msg("`secret:` must be the text the moderator sent you"))
-        why = _who(message, house, secret, self.players)
-        if why is not None:
+        not_theirs = _who(message, house, secret, self.players)
+        if not_theirs is not None:
             check.forged = _forged(message, house, secret, self.players)
-            return check.fail("refused", why)
+            return check.fail("refused", not_theirs)
         if not any(s.secret_sha256 for s in self.players.houses.values()):
             check.notes.append(Msg("this game keeps no house secrets (no players.yaml, or none in "
                                    "it): anyone may submit for any house; the moderator sets them "

@@ -29,6 +29,7 @@ from agot_adjudicator.render.mail import (
 from agot_adjudicator.render.report import (
     Private,
     answers_block,
+    picture_links,
     private_section,
     render_report,
     report_title,
@@ -37,11 +38,11 @@ from agot_adjudicator.render.report import (
 from agot_adjudicator.render.tables import columns
 from agot_adjudicator.workflow.adjudicate import (
     BOARD_FILE,
-    MOVES_FILE,
     NOW_PICTURE,
     Adjudication,
     Outputs,
     record_text,
+    round_pictures,
 )
 
 
@@ -55,10 +56,9 @@ def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = 
         text = render_report(title, result.events, result.state, ruleset, result.pending,
                              fmt="text", width=WIDTH, lang=lang)
         if out.state is not None and out.board is not None:
-            text += (f"\n{tr('{label}: {file}', label=tr('The round as played'), file=MOVES_FILE)}"
-                     f"\n{tr('{label}: {file}', label=tr('The board after the round'), file=BOARD_FILE)}\n")
+            text += picture_links("text", round_pictures())
         elif out.now_picture is not None:
-            text += f"\n{tr('{label}: {file}', label=tr('The board as it stands'), file=NOW_PICTURE)}\n"
+            text += picture_links("text", [(tr("The board as it stands"), NOW_PICTURE)])
     record = record_text(run, out.state, "text", maker, lang, ruleset)
     return text + "\n".join(wrap(line, WIDTH, "    ") for line in record.split("\n"))
 

@@ -120,7 +120,7 @@ def now_text(state: GameState, ruleset: Ruleset, state_in: str, pending: Sequenc
     out = replace(state, written_by=maker, chain=None)
     data = out.to_dict(ruleset)
     mark = {"stopped": state.phase, "state_in": state_in, "pending": list(pending)}
-    head = {k: data.pop(k) for k in ("format", "written_by") if k in data}
+    head: dict[str, Any] = {k: data.pop(k) for k in ("format", "written_by") if k in data}
     return dump_yaml({**head, "provisional": mark, **data}, header=PROVISIONAL_HEADER)
 
 

@@ -6,7 +6,7 @@ See :mod:`agot_adjudicator.io.commit` (staging folder, one rename, marker) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from agot_adjudicator.io.commit import RoundCommit, commit_round, new_round_dir,
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.ledger import LEDGER
 from agot_adjudicator.io.lock import game_lock
-from agot_adjudicator.io.players import read_players
+from agot_adjudicator.io.players import read_players, write_players
 from agot_adjudicator.io.rulesets import keep_ruleset
 from agot_adjudicator.io.safefile import escaping_links
 from agot_adjudicator.model.ruleset import Ruleset
@@ -122,7 +122,8 @@ def run_game_round(game_dir: str, ruleset: Ruleset, options: RunOptions = NO_OPT
         problems = escaping_links([rd.state, *rd.orders()], game_dir)
         if problems:
             raise InputError(problems)
-        players = read_players(game_dir).houses
+        settings = read_players(game_dir)
+        players = settings.houses
         addresses = {h: s.address for h, s in players.items()}
         languages = {h: language_of_tag(s.language) for h, s in players.items() if s.language}
         game = adjudicate_game(game_dir, ruleset, options, moved_from)
@@ -153,15 +154,21 @@ def run_game_round(game_dir: str, ruleset: Ruleset, options: RunOptions = NO_OPT
         if moved_from is not None and out.state is not None:
             keep_ruleset(ruleset, game_dir)  # before the commit: the next state names it
         commit_round(game_dir, commit)
+        if settings.language != lang:  # the game keeps it (docs/formats.md, Languages)
+            write_players(game_dir, replace(settings, language=lang))
         return GameRun(game=game, outputs=out)
 
 
 def game_language(game_dir: str) -> str | None:
-    """The language of a game's last written report (the current round's, from a stopped run,
-    else the previous round's), so that a game keeps its language from round to round whatever
-    the moderator's locale; None for a game with no report yet (docs/formats.md, *Languages*)."""
+    """The game's language, so that a game keeps it from round to round whatever the
+    moderator's locale: as ``players.yaml`` records it, else (a game directory of agot 0.3.0 or
+    before) the language of its last written report (the current round's, from a stopped run,
+    else the previous round's); None for a game with neither (docs/formats.md, *Languages*)."""
     from agot_adjudicator.render.i18n import recorded_language
 
+    recorded = read_players(game_dir).language
+    if recorded is not None:
+        return recorded
     rounds = round_dirs(game_dir)
     for rd in reversed(rounds[-2:]):
         path = rd.report

@@ -19,7 +19,8 @@ _ID_LINE = re.compile(r"^id:\s*(\S+)", re.M)
 
 def rules_list_text() -> str:
     """Every rule and protocol section: id and title, grouped by chapter."""
-    out, chapter = [], None
+    out: list[str] = []
+    chapter: str | None = None
     for rule in reference().values():
         if rule.chapter != chapter:
             chapter = rule.chapter

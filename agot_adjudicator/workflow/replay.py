@@ -227,7 +227,7 @@ def _merge_problems(rd: RoundDir, run: Any) -> list[str]:
     by hand after ``agot inbox`` stored it, or a received file changed. (A house whose only
     received part is the plans carried into the round has a file the moderator may write.)"""
     number = run.state_doc.data.get("round")
-    out = []
+    out: list[str] = []
     for house, paths in received_files(rd.path).items():
         if all(p.name.startswith(f"{CARRIED:04d}-") for p in paths):
             continue  # no message stored it: a file the moderator put there replaces the plans

@@ -160,7 +160,7 @@ def web_fonts(pages: list[str], lang: str) -> tuple[dict[str, bytes], str]:
     of the language's script, both weights) and their ``@font-face`` rules: a machine with no
     CJK font shows the pages in Chinese (issue 32). Nothing for English."""
     from agot_adjudicator.render.png import WEB_FONTS
-    from agot_adjudicator.render.site import font_faces
+    from agot_adjudicator.render.sitestyle import font_faces
 
     if lang == "en" or not (WEB_FONTS / "slices.json").is_file():
         return {}, ""
@@ -187,8 +187,6 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     from agot_adjudicator.render.picture import render_round_svg, render_svg
     from agot_adjudicator.render.png import png_available, svg_to_png
     from agot_adjudicator.render.site import (
-        STYLE,
-        STYLESHEET,
         GameSite,
         RoundPage,
         index_html,
@@ -197,6 +195,7 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
         round_file,
         round_html,
     )
+    from agot_adjudicator.render.sitestyle import STYLE, STYLESHEET
 
     replay = replay_game(game_dir, ruleset, check_new=check_new, keep=True)
     rendered = {c.folder: c.rendered for c in replay.checks}

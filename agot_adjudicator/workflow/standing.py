@@ -256,9 +256,10 @@ def verdict(stand: Standing, docs: Sequence[Document], ruleset: Ruleset,
     out.problems.extend(adjudicate_problems(subs, state, ruleset))
     board = state
     if not out.problems and (stand.ledger.entries or stand.stopped):
-        board = _board_at_stop(stand, subs, ruleset, out)
-        if board is None:
+        at_stop = _board_at_stop(stand, subs, ruleset, out)
+        if at_stop is None:
             return out
+        board = at_stop
         _stop_checks(stand, subs, ruleset, out, new)
     elif not out.problems and state.phase == "westeros":
         for house in state.order_of_play():
@@ -418,8 +419,7 @@ def _warnings(stand: Standing, subs: Submissions, board: GameState, ruleset: Rul
     found.extend(empty_submission_warnings(subs.docs))
     closed = _closed(stand.ledger)
     for warning in found:
-        house = _house_of_file(subs, warning.file)
-        shut = closed.get(house or "", {})
+        shut = closed.get(_house_of_file(subs, warning.file) or "", {})
         paths = {part: json_path(part_path(part)) for part in shut}
         if not shut or not _in_closed(warning, shut, paths):
             out.warnings.append(warning)

@@ -57,9 +57,9 @@ def translated_record(replay: Replay, lang: str) -> dict[str, str]:
             if present(path):
                 _copy(files, path, root)
     for check in replay.checks:
-        rd = folders.get(check.folder)
-        if rd is not None and check.rendered is not None:
-            files.update(_round_texts(rd, check.rendered, lang, root))
+        checked = folders.get(check.folder)
+        if checked is not None and check.rendered is not None:
+            files.update(_round_texts(checked, check.rendered, lang, root))
     return dict(sorted(files.items()))
 
 
