@@ -258,14 +258,19 @@ class Stop:
     provisional: bool
 
 
+_UNSET: Any = object()
+
+
 def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
-            ruleset: Ruleset) -> dict[str, Any]:
+            ruleset: Ruleset, planning: Any = _UNSET) -> dict[str, Any]:
     """The house view of ``house`` at ``stop`` (see the module doc); ``stored``: the house's
-    stored submission."""
+    stored submission; ``planning``: the stop's :func:`_planning_start`, when known (it is
+    the same for every house)."""
     start, board = stop.start, stop.board
     replay: GameState | None
     if start.phase == "westeros" and board.phase in ("planning", "action"):
-        replay = _planning_start(start, stop.ledger, ruleset)
+        replay = (_planning_start(start, stop.ledger, ruleset) if planning is _UNSET
+                  else planning)
         entries = [e for e in stop.ledger.entries if not westeros_decision(e.id)]
     else:
         replay = start.copy()
@@ -356,7 +361,10 @@ def round_views(state_doc: Document, result_state: GameState, ledger: Ledger | N
         stop = Stop(start, state_doc.sha256, ledger, [e for e in pending or [] if
                                                        isinstance(e, dict)],
                     board, now.sha256, True)
-    return {h: view_text(view_of(stop, h, stored.get(h), ruleset))
+    planning = _UNSET
+    if stop.start.phase == "westeros" and stop.board.phase in ("planning", "action"):
+        planning = _planning_start(stop.start, stop.ledger, ruleset)
+    return {h: view_text(view_of(stop, h, stored.get(h), ruleset, planning))
             for h in result_state.order_of_play()}
 
 
