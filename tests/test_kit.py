@@ -126,7 +126,9 @@ def test_bad_views_are_located_errors(runner, tmp_path):
     assert other.exit_code == 1
     assert "o.yaml:3:8: $.house: this is" in other.stderr and "view of lannister" in other.stderr
     tampered = tmp_path / "t.view.yaml"
-    tampered.write_text(views["stark"].read_text().replace("power: 5", "power: 9", 1))
+    text = views["stark"].read_text()
+    assert '"power": 5' in text
+    tampered.write_text(text.replace('"power": 5', '"power": 9', 1))
     edited = runner.invoke(main, ["validate", str(tampered), str(orders)])
     assert edited.exit_code == 1 and "$.sha256: this view was changed" in edited.stderr
     assert "Traceback" not in edited.output
