@@ -251,3 +251,16 @@ def test_preview_fights_each_pair_of_house_cards(runner, tmp_path):
     assert zh.exit_code == 0 and "卡林湾之战" in zh.stdout
     unguessed = runner.invoke(main, ["preview", str(view), str(orders)])
     assert "Lannister 1: units 1, order +0" in unguessed.stdout  # no order: the default
+
+
+def test_a_new_players_first_tries_are_told_what_to_give(runner, tmp_path):
+    """Issue 30's first two tries: an order file alone, or --game on a folder that is not a
+    game directory: a usage error that names the view (exit 2), not a state's errors."""
+    orders = tmp_path / "r04-orders.yaml"
+    orders.write_text("format: agot-orders/1\nround: 4\nhouse: tyrell\n")
+    alone = runner.invoke(main, ["validate", str(orders)])
+    assert alone.exit_code == 2 and "is an order file" in alone.output
+    assert "agot validate VIEW" in alone.output and "agot-state" not in alone.output
+    here = runner.invoke(main, ["validate", "--game", str(tmp_path), str(orders)])
+    assert here.exit_code == 2 and "not a game directory" in here.output
+    assert "agot validate VIEW FILE" in here.output

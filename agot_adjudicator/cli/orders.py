@@ -53,17 +53,28 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     With --game DIR: check FILE... against the board as it stands now.
     """
     if game_dir is not None:
+        from agot_adjudicator.io.gamedir import round_dirs
+
+        try:
+            round_dirs(game_dir)
+        except UsageError as exc:
+            raise UsageError(f"{exc}; a player checks a file on the house view attached to "
+                             "the house's mail: agot validate VIEW FILE") from None
         _validate_game(ctx, game_dir, [p for p in (state, *orders) if p is not None],
                        chosen_language(lang), names)
         return
     if state is None:
         raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
-    from agot_adjudicator.cli.kit import validate_view, view_for
+    from agot_adjudicator.cli.kit import is_order_file, validate_view, view_for
 
     found = view_for(ctx, state)
     if found is not None:
         validate_view(ctx, found[0], found[1], list(orders), chosen_language(lang))
         return
+    if is_order_file(state):
+        raise UsageError(f"{state} is an order file (agot-orders/1): give the board first, "
+                         f"the house view attached to your mail (agot validate VIEW {state}) "
+                         f"or a state (agot validate STATE {state})")
     ruleset = ruleset_for(ctx, state)
     result = validate_files(state, list(orders), ruleset, names=names)
     with speaking(chosen_language(lang), ruleset):
