@@ -72,10 +72,13 @@ def battles(view: View, orders_path: str, assume: str | None,
     except AnswerError as exc:
         raise IllegalInput(exc.problems) from None
     out = []
+    fought_already = {e.id for e in view.ledger.entries}
     for event in [e for e in base.events if e["type"] == "battle"][:MAX_BATTLES]:
         data = event
         key = f"r{view.round}/march@{data['origin']}"
         attacker, defender = data["attacker"], data["defender"]
+        if f"{key}/house_card/{attacker}" in fought_already:
+            continue  # fought by a committed run: the report tells how
         hands = {h: _hand(view, h) for h in (attacker, defender)}
         pairs = []
         for a in hands[attacker]:
