@@ -4,7 +4,8 @@ own view (issue 30 item 3).
 The round is run on scratch copies from the view's replay board (the board the check run
 starts from, :mod:`~agot_adjudicator.workflow.kit`), with what the committed runs resolved,
 the house's own orders and plans, the others' guessed orders and plans (``--assume``), and
-the documented default for everything else (P2). Each battle it meets (R6) is shown with
+the documented default for everything else (P2). Each battle it meets (R6), and that no
+committed run has fought yet, is shown with
 both sides' strength before house cards — units, the March or Defense order, and each
 Support that counts (R6.2, R6.3) — and then fought again for every pair of house cards the
 two sides hold (their hands as the view tells them: the house's own, the others' cards out
