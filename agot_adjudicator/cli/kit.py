@@ -42,8 +42,14 @@ def is_order_file(path: str) -> bool:
         return False
 
 
-def view_line(view: View) -> str:
-    """The line that names the view a command reads (stdout, before its output)."""
+def view_line(view: View, lang: str = "en") -> str:
+    """The line that names the view a command reads (stdout, before its output), in
+    ``lang``."""
+    with speaking(lang):
+        return _view_line(view)
+
+
+def _view_line(view: View) -> str:
     return tr("House view of {house}: {stop} ({file}).", house=house(view.house),
               stop=say(view.stop_words()), file=view.name) + "\n"
 
@@ -130,4 +136,4 @@ def preview(ctx: click.Context, view: str, orders: str, assume: str | None,
     loaded, ruleset = found
     lang = chosen_language(lang)
     text = preview_text(loaded, orders, assume, ruleset, lang)
-    click.echo(view_line(loaded) + text, nl=False)
+    click.echo(view_line(loaded, lang) + text, nl=False)

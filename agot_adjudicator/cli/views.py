@@ -83,7 +83,8 @@ def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
         if public or (house is not None and house != view.house):
             raise UsageError(f"{state} is the view of {view.house}: it shows that house's "
                              "view only")
-        _out(output, view_line(view) + show_text(view.board, ruleset, view.house, lang=lang),
+        _out(output, view_line(view, lang) + show_text(view.board, ruleset, view.house,
+                                                       lang=lang),
              lang)
         return
     board, ruleset = board_for(ctx, state, game_dir)
