@@ -17,7 +17,7 @@ from typing import Any
 
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.render.language import Names, house, tr
+from agot_adjudicator.render.language import Names, house, sep, tr
 from agot_adjudicator.render.mail import (
     MAIL_DIR,
     PUBLIC_TEXT,
@@ -202,7 +202,7 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
                     "give, before you send.", file=view_file(h)), WIDTH, "") + "\n"
             if picture is not None or attached:
                 names = [picture[0]] if picture is not None else []
-                body += tr("\nAttached: {file}.\n", file=", ".join([*names, *attached]))
+                body += tr("\nAttached: {file}.\n", file=sep().join([*names, *attached]))
         extra = [(view_file(h), view)] if view is not None else []
         title = subject(run, h, ruleset, mine)
         digest = content_digest(title, body, picture, extra)
