@@ -5,7 +5,8 @@ Not a test (pytest does not collect bench/). Run: ``python bench/bench_site.py [
 Build time: the median wall and CPU time of ``agot site`` (the whole record replayed first, as
 ``agot replay``, then eleven pages, twenty pictures, the step-through, the stylesheet) without
 the PNG copies, with them, and in Chinese (with the web font slices), each into a fresh folder;
-``agot replay`` alone is the floor it cannot go under. Also one ``agot map --game … -o F.png``.
+``agot replay`` alone is the floor it cannot go under (target, issue 33: site <= 1.2 x
+replay), all in turns (paired, bench/_common.py). Also one ``agot map --game … -o F.png``.
 
 Page weight: what a browser fetches to show a page — the HTML (the maps are drawn into it), the
 stylesheet and, for a Chinese page, the web font slices whose characters the page uses (a slice
@@ -25,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import AGOT, ROOT, child_env, load, median_times
+from _common import AGOT, ROOT, child_env, load, paired_times
 
 DEMO = ROOT / "scenarios" / "games" / "demo"
 
@@ -72,6 +73,7 @@ def main() -> None:
                                         "zh-Hans"], "zh"),
                  ("agot map -o .png", ["map", "--game", str(DEMO), "--round", "5"], "map")]
         built: dict[str, Path] = {}
+        cmds = {}
         for label, args, out in cases:
             target = Path(tmp) / (out or "none")
             if out == "map":
@@ -79,8 +81,12 @@ def main() -> None:
             elif out is not None:
                 args = [*args, "-o", str(target)]
                 built[out] = target
-            wall, cpu = median_times([*AGOT, *args], runs, env)
+            cmds[label] = [*AGOT, *args]
+        times = paired_times(cmds, runs, env)  # in turns: the ratios share the machine's load
+        for label, (wall, cpu) in times.items():
             print(f"{label:24s} {wall * 1000:8.1f} {cpu * 1000:8.1f}")
+        (rw, rc), (sw, sc) = times["agot replay (floor)"], times["agot site --no-png"]
+        print(f"site --no-png / replay   {sw / rw:8.2f} {sc / rc:8.2f}   (target <= 1.2)")
         print()
         for name, site in (("English", built["png"]), ("Chinese", built["zh"])):
             weights = page_weights(site)

@@ -355,7 +355,7 @@ def test_maester_luwin_takes_back_a_discarded_card() -> None:
 def test_every_effect_kind_has_one_applier_and_one_report_line() -> None:
     """Card effect kinds are defined once (house_cards.EffectKind) and dispatched by tables."""
     from agot_adjudicator.engine.battles import APPLIERS
-    from agot_adjudicator.render.report import CARD_TEXT_LINES
+    from agot_adjudicator.render.event_lines import CARD_TEXT_LINES
 
     kinds = list(house_cards.EffectKind)
     assert list(APPLIERS) == kinds

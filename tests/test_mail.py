@@ -306,6 +306,10 @@ def test_send_with_starttls_and_login(played, runner, tmp_path, monkeypatch):
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
+    from agot_adjudicator.workflow import send
+
+    # a server that stops answering fails the test in seconds, not after the 60 s default
+    monkeypatch.setattr(send, "TIMEOUT", 5.0)
     server_tls, ca_file = localhost_tls(tmp_path)
     logins = []
 

@@ -17,8 +17,9 @@ from agot_adjudicator.engine.events import EVENT_FIELDS
 from agot_adjudicator.io.reading import parse_text
 from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.state import GameState
+from agot_adjudicator.render.event_lines import LINES, event_line
 from agot_adjudicator.render.language import Names
-from agot_adjudicator.render.report import LINES, Private, battle_table, event_line, render_log, render_report
+from agot_adjudicator.render.report import Private, battle_table, render_log, render_report
 from agot_adjudicator.workflow.adjudicate import adjudicate_docs
 from agot_adjudicator.workflow.conformance import build_state, load_case, run_case, suite_cases
 

@@ -355,7 +355,7 @@ def test_marks_on_the_map_stand_out_from_their_ground():
     ground of the area it is drawn in (Stark's light grey mark by its dark outline)."""
     from contrast import contrast
 
-    from agot_adjudicator.render.picture import LAND_FILL, SEA_FILL
+    from agot_adjudicator.render.board_style import LAND_FILL, SEA_FILL
     from agot_adjudicator.render.svg import HOUSE_STYLES, HOUSE_TINTS, OUTLINE
 
     for house, (fill, _, _) in HOUSE_STYLES.items():

@@ -173,8 +173,8 @@ def test_site_carries_no_seed_hand_deck_or_plan(tmp_path, monkeypatch, runner):
     real = site_workflow.load_state
     canaries = {"seed": 918273645546372819, "hand": "canary_hand_card", "deck": "canary_deck_card"}
 
-    def load_with_canaries(path, ruleset):
-        doc, state = real(path, ruleset)
+    def load_with_canaries(path, ruleset, *read):
+        doc, state = real(path, ruleset, *read)
         state.seed = canaries["seed"]
         for hs in state.houses.values():
             hs.hand = [canaries["hand"]]

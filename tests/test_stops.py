@@ -77,16 +77,33 @@ def _tied(first: int) -> dict:
     return bids
 
 
-def test_later_tie_breaks_are_asked_with_the_first_when_the_holder_is_known():
-    """RUL-3.6-3: an untied first place on the Iron Throne: the holder is known, the three
-    tie-breaks are asked together."""
+def test_later_tie_breaks_wait_for_their_bids_to_be_revealed():
+    """RUL-3.6-3, RUL-P7-4: the later tracks' tie-breaks are not asked with the first, even
+    when the holder and every bid are known: their question would tell the holder who tied
+    on a track whose bids are not revealed yet (and those bids may still change)."""
     s = westeros_game(RS, II="clash_of_kings")
     inputs = _tied(1)
     inputs["baratheon"] = HouseInput(bids={"iron_throne": 2, "fiefdoms": 0, "kings_court": 0})
     result = resolve(RS, s, Inputs(inputs))
-    assert _ids(result) == ["r2/clash_of_kings/iron_throne/tie_break/baratheon",
-                            "r2/clash_of_kings/fiefdoms/tie_break/baratheon",
-                            "r2/clash_of_kings/kings_court/tie_break/baratheon"]
+    assert _ids(result) == ["r2/clash_of_kings/iron_throne/tie_break/baratheon"]
+    assert [e["about"] for e in result.events if e["type"] == "bids_revealed"] == [
+        "clash_of_kings/iron_throne"]
+    asked = "\n".join(str(d.request.prompt) for d in result.pending)
+    assert "Fiefdoms" not in asked and "King's Court" not in asked
+
+
+def test_the_later_bids_still_missing_are_asked_with_a_tie_break():
+    """RUL-3.6-2, RUL-3.6-3: a tie-break that stops asks the later tracks' bids still missing:
+    asking a bid tells nothing."""
+    s = westeros_game(RS, II="clash_of_kings")
+    inputs = {h: HouseInput(bids={"iron_throne": i.bids["iron_throne"]})
+              for h, i in _tied(1).items()}
+    inputs["baratheon"] = HouseInput(bids={"iron_throne": 2})
+    result = resolve(RS, s, Inputs(inputs))
+    ids = _ids(result)
+    assert ids[0] == "r2/clash_of_kings/iron_throne/tie_break/baratheon"
+    assert sorted(ids[1:]) == sorted(f"r2/clash_of_kings/{t}/bid/{h}"
+                                     for t in ("fiefdoms", "kings_court") for h in HOUSES)
 
 
 def test_a_tie_for_the_iron_throne_holds_back_the_later_tie_breaks():
@@ -96,9 +113,9 @@ def test_a_tie_for_the_iron_throne_holds_back_the_later_tie_breaks():
     assert _ids(result) == ["r2/clash_of_kings/iron_throne/tie_break/baratheon"]
 
 
-def test_wildling_decisions_come_with_the_clash_tie_breaks():
-    """RUL-3.6-3: with a Wildling Attack after the Clash, the tie-breaks and the losses of every
-    house whose debt is known are asked with the Clash's tie-breaks."""
+def test_wildling_decisions_wait_for_the_wildling_bids_to_be_revealed():
+    """RUL-3.6-3, RUL-P7-4: with a Wildling Attack after the Clash, its tie-breaks and losses
+    are not asked with the Clash's tie-break: who bid lowest is not known before the reveal."""
     s = westeros_game(RS, II="clash_of_kings", III="wildling_attack")
     s.wildling_threat = 10
     inputs = _tied(1)
@@ -107,14 +124,7 @@ def test_wildling_decisions_come_with_the_clash_tie_breaks():
     inputs = {h: HouseInput(bids=i.bids, wildlings=1 if h == "baratheon" else 0)
               for h, i in inputs.items()}
     result = resolve(RS, s, Inputs(inputs))
-    asked = _ids(result)
-    assert asked[:3] == ["r2/clash_of_kings/iron_throne/tie_break/baratheon",
-                         "r2/clash_of_kings/fiefdoms/tie_break/baratheon",
-                         "r2/clash_of_kings/kings_court/tie_break/baratheon"]
-    assert "r2/wildlings/lowest/tie_break/baratheon" in asked
-    assert "r2/wildlings/losses/baratheon" in asked  # outside the lowest tie: owes 2
-    assert not any(a.startswith("r2/wildlings/losses/") and not a.endswith("baratheon")
-                   for a in asked)
+    assert _ids(result) == ["r2/clash_of_kings/iron_throne/tie_break/baratheon"]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -212,3 +222,14 @@ def test_ahead_decisions_are_marked_and_left_out_of_the_public_report():
     assert result.pending[1].to_dict()["ahead"] is True
     public = render_report("r1", result.events, result.state, RS, result.pending)
     assert "r1/raven/lannister" in public and "winterfell" not in public.split("Stopped")[1]
+
+
+def test_nothing_is_asked_ahead_past_bids_not_revealed_yet():
+    """RUL-3.4-4, RUL-P7-4: a Mustering stop asks ahead what cannot depend on it, but not a
+    tie-break that would follow the Clash of Kings' reveal: with every bid in (and tied), its
+    question would tell the holder who tied before anyone saw the bids."""
+    s = westeros_game(RS, I="mustering", II="clash_of_kings")
+    result = resolve(RS, s, Inputs(_tied(1)))
+    ids = _ids(result)
+    assert ids and all("/mustering/" in i or i.startswith("r2/muster") for i in ids), ids
+    assert not any("tie_break" in i for i in ids)

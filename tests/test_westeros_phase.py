@@ -239,9 +239,10 @@ def test_gathered_wildling_bids_but_never_the_losses_that_depend_on_the_units():
     # bids in, the wildlings win (1 < 12): the losses depend on the reduction, so are not gathered
     _, ids = stopped(Inputs({h: HouseInput(wildlings=0 if h == "stark" else 1) for h in s.houses}))
     assert ids == ["r2/supply/reduce/stark"]
-    # a tie for the lowest bid is independent of the units: the holder is asked at once
+    # a tie for the lowest bid waits for the reveal (RUL-3.4-4, RUL-P7-4): asked now, it would
+    # tell the holder who bid lowest before the bids are seen
     _, ids = stopped(Inputs({h: HouseInput(wildlings=0) for h in s.houses}))
-    assert ids == ["r2/supply/reduce/stark", "r2/wildlings/lowest/tie_break/baratheon"]
+    assert ids == ["r2/supply/reduce/stark"]
 
 
 def test_gathering_keeps_reruns_deterministic():

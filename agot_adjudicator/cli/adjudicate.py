@@ -144,14 +144,17 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         return
     if state is None or output is None:
         raise UsageError("give STATE and -o NEXT (or --game DIR)")
-    ruleset = ruleset_for(ctx, state)
+    from agot_adjudicator.io.recorded import RecordedFiles
+
+    recorded = RecordedFiles(None)  # the state read once: for its ruleset and to adjudicate
+    ruleset = ruleset_for(ctx, state, read=recorded.document)
     inputs = [state, *orders]
     distinct_outputs([("-o", output), ("--report", report), ("--log", log_path),
                       ("--pending", pending_path), ("--now", now_path)])
     for out in (output, report, log_path, pending_path, now_path):
         if out is not None:
             check_output(out, inputs, in_place=in_place)
-    done_run = adjudicate_files(state, list(orders), ruleset, run)
+    done_run = adjudicate_files(state, list(orders), ruleset, run, read=recorded.document)
     _finish(done_run, ruleset, output=output, report=report, log_path=log_path,
             pending_path=pending_path, now_path=now_path, fmt=report_format,
             private_house=private_house, lang=lang)

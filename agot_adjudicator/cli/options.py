@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import fields
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -32,15 +32,14 @@ from agot_adjudicator.errors import (
     UsageError,
     escaped,
 )
-from agot_adjudicator.io.gamedir import board_now
 from agot_adjudicator.io.rulesets import load_ruleset, state_ruleset
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.i18n import language_from_env
 from agot_adjudicator.render.language import Names, say, tr
-from agot_adjudicator.render.public import PUBLIC
-from agot_adjudicator.render.receipt import problem_text
-from agot_adjudicator.workflow.adjudicate import RunOptions
-from agot_adjudicator.workflow.present import Board, load_board
+from agot_adjudicator.workflow.run_options import RunOptions
+
+if TYPE_CHECKING:  # imported where used: a command imports only what it runs (issue 33)
+    from agot_adjudicator.workflow.present import Board
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -106,6 +105,8 @@ def view_of(public: bool, house: str | None) -> str | None:
     if public and house is not None:
         raise UsageError("give --public or --house HOUSE, not both (--house is the public "
                          "view plus that house's own hand)")
+    from agot_adjudicator.render.public import PUBLIC
+
     return PUBLIC if public else house
 
 
@@ -127,12 +128,16 @@ def error_lines(message: str) -> None:
 
 def problem_lines(problems: list[Problem]) -> str:
     """Located problems, one a line, each message in the current language."""
+    from agot_adjudicator.render.receipt import problem_text
+
     return "\n".join(problem_text(p) for p in problems)
 
 
 def warn(warnings: list[Problem], line: str = "warning: {warning}") -> None:
     """``warning: file:line:col: path: message`` (or ``note: …``) on stderr, in the current
     language."""
+    from agot_adjudicator.render.receipt import problem_text
+
     for warning in warnings:
         click.echo(tr(line, warning=problem_text(warning)), err=True)
 
@@ -173,14 +178,16 @@ def ruleset_of(ctx: click.Context) -> Ruleset:
     return load_ruleset(ctx.obj.get("ruleset"))
 
 
-def ruleset_for(ctx: click.Context, state: str | Path, game_dir: str | None = None) -> Ruleset:
+def ruleset_for(ctx: click.Context, state: str | Path, game_dir: str | None = None,
+                read: Callable[[str], Any] | None = None) -> Ruleset:
     """The ruleset to read ``state`` with: ``--ruleset`` if given; else the one the state
     names (the game's ``rulesets/`` folder, the packaged one, the package's archive); the
-    packaged one if it names none of those (the state's check then says what to do)."""
+    packaged one if it names none of those (the state's check then says what to do).
+    ``read``: how the state is read (the command's own reader, so that it is read once)."""
     explicit = ctx.obj.get("ruleset")
     if explicit is not None:
         return load_ruleset(explicit)
-    return state_ruleset(str(state), game_dir) or load_ruleset()
+    return state_ruleset(str(state), game_dir, read) or load_ruleset()
 
 
 def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tuple[Board, Ruleset]:
@@ -188,6 +195,9 @@ def board_for(ctx: click.Context, state: str | None, game_dir: str | None) -> tu
     or with ``--game DIR`` the board as it stands now (:func:`~agot_adjudicator.io.gamedir.board_now`:
     a stopped round's provisional state, else the round's state.yaml; docs/protocol.md P4).
     Notes on a provisional board go to stderr."""
+    from agot_adjudicator.io.gamedir import board_now
+    from agot_adjudicator.workflow.present import load_board
+
     if (state is None) == (game_dir is None):
         raise UsageError("give STATE or --game DIR (one of them)")
     if game_dir is not None:

@@ -28,9 +28,6 @@ from agot_adjudicator.io.validation import PHASE_WORDS
 from agot_adjudicator.io.writing import write_atomic
 from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.language import say, tr
-from agot_adjudicator.workflow.present import template_text
-from agot_adjudicator.workflow.status import game_status, status_json, status_text
-from agot_adjudicator.workflow.validate import check_output, validate_files
 
 
 @click.command(epilog=EPILOG)
@@ -76,6 +73,8 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
                          f"the house view attached to your mail (agot validate VIEW {state}) "
                          f"or a state (agot validate STATE {state})")
     ruleset = ruleset_for(ctx, state)
+    from agot_adjudicator.workflow.validate import validate_files
+
     result = validate_files(state, list(orders), ruleset, names=names)
     with speaking(chosen_language(lang), ruleset):
         warn(result.notes, N_("note: {warning}"))
@@ -150,7 +149,8 @@ def template(ctx: click.Context, state: str | None, game_dir: str | None, house:
     `agot validate VIEW THIS_FILE`.
     """
     from agot_adjudicator.cli.kit import view_for
-    from agot_adjudicator.workflow.present import view_template_text
+    from agot_adjudicator.workflow.present import template_text, view_template_text
+    from agot_adjudicator.workflow.validate import check_output
 
     found = view_for(ctx, state) if state is not None and game_dir is None else None
     if found is not None:
@@ -204,6 +204,8 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
         now = parsed
     ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
     lang = "en" if fmt == "json" else chosen_language(lang)
+    from agot_adjudicator.workflow.status import game_status, status_json, status_text
+
     result = game_status(game_dir, ruleset, now, lang)
     click.echo(status_json(result) if fmt == "json" else status_text(result, ruleset, lang),
                nl=False)

@@ -29,13 +29,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from agot_adjudicator.engine.bids import bid_request, collect_bids, pay_bids, wildlings_what
 from agot_adjudicator.engine.context import Context
 from agot_adjudicator.engine.decisions import NO_PLAN, Pending, PendingDecision, Request
-from agot_adjudicator.engine.wildlings import decisions_ahead
 from agot_adjudicator.model.naming import listed
 from agot_adjudicator.model.ruleset import DECKS, TRACK_TOKENS, TRACKS
 from agot_adjudicator.model.text import Msg
@@ -218,42 +216,14 @@ def _wildlings_follow(ctx: Context) -> bool:
     return "wildling_attack" in revealed[revealed.index("clash_of_kings") + 1:]
 
 
-def _ties_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecision]:
-    """With ``track``'s tie-break pending: the later tracks' tie-breaks, and the wildling card's
-    decisions, that the known bids and the known Iron Throne holder already decide (RUL-3.6-3).
-    None when the pending tie is for the first place on the Iron Throne track (it decides the
-    holder)."""
-    s = ctx.state
-    bids = ctx.bids[f"clash_of_kings/{track}"]
-    if track == "iron_throne":
-        top = tie_groups(bids)[0]
-        if len(top) > 1:
-            return []
-        holder = top[0]
-    else:
-        holder = s.holder("iron_throne")
+def _bids_ahead(ctx: Context, track: str, wildlings: bool) -> list[PendingDecision]:
+    """With ``track``'s tie-break pending: the later tracks' bids, and a Wildling Attack's that
+    follows, still missing (RUL-3.6-2, RUL-3.6-3). Their tie-breaks and the wildling card's
+    decisions wait until those bids are revealed: their question would tell the deciding house
+    who tied, or who bid highest or lowest, before the reveal (RUL-P7-4)."""
     later = list(TRACKS[TRACKS.index(track) + 1:])
-    known, missing = probe_bids(ctx, later, wildlings, note=BIDS_NOTE)
-    if missing:
-        return missing
-
-    out: list[PendingDecision] = []
-    for t, track_bids in zip(later, known, strict=False):
-        assert track_bids is not None
-        asked = tie_break_request(ctx, track_bids, ("clash_of_kings", t),
-                                  TRACK_BIDS[t], list(s.tracks[t]), holder)
-        if asked is not None:
-            ok, _, pending = ctx.decider.probe(*asked)
-            if not ok:
-                assert pending is not None
-                out.append(pending)
-    if wildlings:
-        wildling_bids = known[-1]
-        assert wildling_bids is not None
-        out += decisions_ahead(ctx, wildling_bids, holder)
-    # Their existence comes from bids not revealed yet: asked ahead, never named in public
-    # (P7, RUL-3.6-3).
-    return [replace(d, ahead=True) for d in out]
+    _, missing = probe_bids(ctx, later, wildlings, note=BIDS_NOTE)
+    return missing
 
 
 def resolve_clash_of_kings(ctx: Context) -> None:
@@ -261,8 +231,8 @@ def resolve_clash_of_kings(ctx: Context) -> None:
 
     A track whose bids are missing stops with every bid of the Westeros phase still to come
     (the later tracks and a Wildling Attack's that follows, RUL-3.6-2); a track whose bids are
-    all in is resolved (and revealed) first. A tie-break that stops also asks the later
-    tie-breaks and wildling decisions the known bids decide (RUL-3.6-3).
+    all in is resolved (and revealed) first. A tie-break that stops also asks the later bids
+    still missing, never a decision that follows bids not revealed yet (RUL-3.6-3).
     """
     ctx.emit("influence_tokens_removed", "R3.6")
     wildlings = _wildlings_follow(ctx)
@@ -275,4 +245,4 @@ def resolve_clash_of_kings(ctx: Context) -> None:
         except Pending as pending:
             if any(d.request.kind != "tie_break" for d in pending.decisions):
                 raise
-            raise Pending([*pending.decisions, *_ties_ahead(ctx, track, wildlings)]) from None
+            raise Pending([*pending.decisions, *_bids_ahead(ctx, track, wildlings)]) from None

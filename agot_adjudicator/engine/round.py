@@ -116,13 +116,19 @@ def _may_ask(request: Request, keys: set[str], deciding: set[str]) -> bool:
 
 
 def _next_stop(ruleset: Ruleset, state: GameState, inputs: Inputs,
-               answers: dict[str, GivenAnswer], decider: Decider) -> list[PendingDecision] | None:
-    """The decisions a scratch run with ``answers`` stops on; None if it completes or fails."""
+               answers: dict[str, GivenAnswer], decider: Decider,
+               revealed: int) -> list[PendingDecision] | None:
+    """The decisions a scratch run with ``answers`` stops on; None if it completes, fails, or
+    reveals bids the run itself has not (more than ``revealed`` ``bids_revealed`` events): what
+    follows secret bids is never asked before they are revealed (R7.1, R8.1; a tie-break's
+    question names the tied houses and their bid)."""
     ctx = Context(ruleset, state.copy(), inputs,
                   decider.scratch(answers))
     try:
         run_round(ctx)
     except Pending as pending:
+        if sum(e["type"] == "bids_revealed" for e in ctx.events) > revealed:
+            return None
         return pending.decisions
     except (AnswerError, GameOver):
         return None
@@ -146,7 +152,7 @@ def _combinations(decisions: Sequence[PendingDecision]) -> list[tuple[Any, ...]]
 
 
 def ask_ahead(ruleset: Ruleset, state: GameState, inputs: Inputs, decider: Decider,
-              missing: Sequence[PendingDecision]) -> list[PendingDecision]:
+              missing: Sequence[PendingDecision], revealed: int = 0) -> list[PendingDecision]:
     """Decisions of the next stop that the ``missing`` answers cannot change (RUL-P1-4).
 
     Each combination of the missing decisions' legal values is tried on a scratch run from
@@ -157,7 +163,8 @@ def ask_ahead(ruleset: Ruleset, state: GameState, inputs: Inputs, decider: Decid
     is asked ahead when every run reaches it with the same id, house, prompt, options, default
     and basis, when those describe its legal answers, and, if it belongs to a battle other
     than the missing decisions', when it reveals that battle to none of the houses that decide
-    them (``Request.reveals``: the attacker knows of its own march).
+    them (``Request.reveals``: the attacker knows of its own march). Nothing is asked ahead
+    past bids that the run has not revealed (``revealed``: its ``bids_revealed`` events).
     """
     combos = _combinations(missing) if missing else []
     if not combos:
@@ -173,7 +180,7 @@ def ask_ahead(ruleset: Ruleset, state: GameState, inputs: Inputs, decider: Decid
         runs += 1
         if runs > AHEAD_RUNS:
             return []
-        stop = _next_stop(ruleset, state, inputs, answers, decider)
+        stop = _next_stop(ruleset, state, inputs, answers, decider, revealed)
         if stop is None:
             return []
         if found is None:
@@ -216,8 +223,9 @@ def resolve(ruleset: Ruleset, state: GameState, inputs: Inputs,
     try:
         run_round(ctx)
     except Pending as pending:
+        revealed = sum(e["type"] == "bids_revealed" for e in ctx.events)
         ahead = [] if horizon is not None else ask_ahead(ruleset, state, inputs, ctx.decider,
-                                                         pending.decisions)
+                                                         pending.decisions, revealed)
         return Result("pending", ctx.state, ctx.events, [*pending.decisions, *ahead],
                       resolved=list(ctx.decider.resolved))
     except GameOver:

@@ -30,11 +30,11 @@ which the planning and battle rules read). The phase ends with
 Gathering decisions (docs/protocol.md P1): when a Supply or Mustering card (deck I)
 stops on pending decisions, the later cards are still resolved on a scratch
 copy (:func:`lookahead`) and their pending decisions are added to the same
-mail round — the Clash of Kings bids, tie-breaks, wildling bids and reward
-choices. Those cards change only units on the board, never power, tracks,
-hands or control (a reduction never empties an area; musters go to areas the
-house already controls or to sea), so the later decisions ask the same
-question with the same options either way. Decisions that depend on units
+mail round — the Clash of Kings bids and the wildling bids (never a tie-break, a
+reward or a loss, which would tell who bid what before the reveal). Those cards
+change only units on the board, never power, tracks, hands or control (a reduction
+never empties an area; musters go to areas the house already controls or to sea), so the
+later decisions ask the same question with the same options either way. Decisions that depend on units
 (wildling losses) are not gathered; nothing the scratch run does is kept.
 
 Events: ``westeros_card_revealed``, ``wildling_threat_advanced``,
@@ -46,7 +46,6 @@ the card modules.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from agot_adjudicator.engine import bidding, mustering, supply, wildlings
 from agot_adjudicator.engine.board import crowns, gain_power, power_gain
@@ -180,8 +179,8 @@ def resolve_card(ctx: Context, deck: str, card: str) -> None:
 
 
 BID_DEPENDENT = ("tie_break", "wildling_reward", "wildling_losses")
-"""Decision kinds that exist only because of bids not revealed yet: gathered ahead, they are
-marked asked ahead, so that no public output names them (P7)."""
+"""Decision kinds that exist only because of bids: never gathered ahead of the bids' reveal,
+as their question would tell the deciding house who bid what (RUL-3.4-4, RUL-P7-4)."""
 
 
 def lookahead(ctx: Context, decks: Sequence[str]) -> list[PendingDecision]:
@@ -189,8 +188,9 @@ def lookahead(ctx: Context, decks: Sequence[str]) -> list[PendingDecision]:
 
     Resolves those cards on a scratch copy of the state and decider (nothing is
     kept); stops at the first card that stops. Decisions of a kind in
-    ``UNIT_DEPENDENT`` are dropped; an illegal direct answer or a win met on the
-    scratch board is left for the real run to report.
+    ``UNIT_DEPENDENT`` or ``BID_DEPENDENT`` are dropped (the bids they follow are not
+    revealed yet); an illegal direct answer or a win met on the scratch board is left for
+    the real run to report.
     """
     scratch = Context(ctx.ruleset, ctx.state.copy(), ctx.inputs,
                       ctx.decider.scratch())
@@ -198,8 +198,8 @@ def lookahead(ctx: Context, decks: Sequence[str]) -> list[PendingDecision]:
         try:
             resolve_card(scratch, deck, scratch.state.revealed[deck])
         except Pending as pending:
-            return [replace(d, ahead=True) if d.request.kind in BID_DEPENDENT else d
-                    for d in pending.decisions if d.request.kind not in UNIT_DEPENDENT]
+            return [d for d in pending.decisions
+                    if d.request.kind not in (*UNIT_DEPENDENT, *BID_DEPENDENT)]
         except (AnswerError, GameOver):
             return []
     return []

@@ -338,43 +338,6 @@ def _losses(ctx: Context, bids: dict[str, int]) -> None:
     check_instant_win(ctx)
 
 
-def decisions_ahead(ctx: Context, bids: dict[str, int], holder: str) -> list[PendingDecision]:
-    """The missing decisions of a Wildling Attack still to resolve that ``bids`` and the Iron
-    Throne ``holder`` already decide (RUL-3.6-3): the tie-break, then the reward once the
-    winner is known, or the losses of every house whose debt is known. Looked up, never asked;
-    the units are those the card will see (a Clash of Kings changes none)."""
-    s = ctx.state
-    if sum(bids.values()) >= s.wildling_threat:
-        top = max(bids.values())
-        tied = [h for h in bids if bids[h] == top]
-        if len(tied) > 1:
-            if not any(s.houses[h].discards for h in tied):
-                return []
-            request, plan = _tie_request(ctx, tied, "highest", holder)
-            ok, winner, pending = ctx.decider.probe(request, plan)
-            if not ok or request.why_illegal(winner) is not None:
-                return [pending] if pending is not None else []
-        else:
-            winner = tied[0]
-        asked = _reward_request(ctx, winner)
-        return [] if asked is None else _missing(ctx, [asked])
-    low = min(bids.values())
-    tied = [h for h in bids if bids[h] == low]
-    out: list[PendingDecision] = []
-    owes = {h: 2 for h in bids if h not in tied}
-    if len(tied) > 1:
-        request, plan = _tie_request(ctx, tied, "lowest", holder)
-        ok, lowest, pending = ctx.decider.probe(request, plan)
-        if not ok or request.why_illegal(lowest) is not None:
-            out += [pending] if pending is not None else []
-        else:
-            owes = {h: 4 if h == lowest else 2 for h in bids}
-    else:
-        owes = {h: 4 if h == tied[0] else 2 for h in bids}
-    items, _, _ = _loss_items(ctx, owes)
-    return out + _missing(ctx, items)
-
-
 def resolve_wildling_attack(ctx: Context) -> None:
     """Resolve a Wildling Attack card at the current threat (R3.7, R8), then reset the threat."""
     s = ctx.state

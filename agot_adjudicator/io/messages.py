@@ -6,7 +6,9 @@ file, receipt, SHA-256, receive time, the time the message counts from (``effect
 ``Date:`` if earlier than its receipt, never later), sender, Message-ID, house, verdict,
 round, and for an accepted one the parts it changed (``taken``, ``withdrawn``) and those
 refused (``refused``). The index is appended to, one line per message, never rewritten; a
-line cut short by a crash is skipped. It is read once per run.
+line cut short by a crash is skipped. It is read once per run, and what a message's intake
+asks of it (a duplicate, when each part last changed, the latest accepted message) is kept up
+to date as lines are added, so that intake stays linear in messages (issue 33).
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ class Index:
     folder: Path
     entries: list[dict[str, Any]] = field(default_factory=list)
     last: int = 0
+    _first: dict[tuple[str, Any], int] = field(default_factory=dict, repr=False)
+    """The position of the first non-duplicate entry with a SHA-256 (``("sha", digest)``) or a
+    Message-ID and sender (``("id", (id, sender))``)."""
+    _times: dict[tuple[Any, Any], dict[str, tuple[datetime.datetime, int]]] = field(
+        default_factory=dict, repr=False)
+    _latest: dict[tuple[Any, Any], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def read(cls, game_dir: str | Path) -> Index:
@@ -51,7 +59,7 @@ class Index:
                 except ValueError:
                     continue  # a line cut short by a crash
                 if isinstance(entry, dict) and isinstance(entry.get("n"), int):
-                    index.entries.append(entry)
+                    index._add(entry)
         numbers = [e["n"] for e in index.entries]
         if folder.is_dir():  # a message kept by a run killed before its index line
             for child in folder.iterdir():
@@ -65,44 +73,63 @@ class Index:
         self.last += 1
         return self.last
 
+    def _add(self, entry: dict[str, Any]) -> None:
+        """Keep ``entry`` (a line read or appended) and what intake asks of it."""
+        position = len(self.entries)
+        self.entries.append(entry)
+        if entry.get("verdict") != "duplicate":
+            if isinstance(entry.get("sha256"), str):
+                self._first.setdefault(("sha", entry["sha256"]), position)
+            if entry.get("message_id") and isinstance(entry.get("message_id"), str) \
+                    and isinstance(entry.get("from"), str | None):
+                self._first.setdefault(("id", (entry["message_id"], entry.get("from"))),
+                                       position)
+        key = (entry.get("round"), entry.get("house"))
+        if entry.get("verdict") != "accepted" or not isinstance(key[0], int) \
+                or not isinstance(key[1], str):
+            return  # (a line no round's intake asks about: a hand-edited index)
+        if entry.get("taken") or entry.get("withdrawn"):
+            self._latest[key] = entry
+        stamp = parse_utc(str(entry.get("effective") or entry.get("received")))
+        if stamp is None:
+            return
+        times = self._times.setdefault(key, {})
+        for part in [*(entry.get("taken") or []), *(entry.get("withdrawn") or [])]:
+            times[str(part)] = (stamp, int(entry["n"]))
+
     def duplicate_of(self, sha256: str | None, message_id: str | None,
                      sender: str | None) -> dict[str, Any] | None:
         """The entry of a message received before with the same bytes, or with the same
-        Message-ID from the same sender (a message fed twice, or delivered twice)."""
-        for entry in self.entries:
-            if entry.get("verdict") == "duplicate":
-                continue
-            if sha256 is not None and entry.get("sha256") == sha256:
-                return entry
-            if message_id and entry.get("message_id") == message_id \
-                    and entry.get("from") == sender:
-                return entry
-        return None
+        Message-ID from the same sender (a message fed twice, or delivered twice): the first
+        such entry that is not itself a duplicate."""
+        found = []
+        if sha256 is not None and ("sha", sha256) in self._first:
+            found.append(self._first["sha", sha256])
+        if message_id and ("id", (message_id, sender)) in self._first:
+            found.append(self._first["id", (message_id, sender)])
+        return self.entries[min(found)] if found else None
 
     def part_times(self, round_number: int, house: str) -> dict[str, tuple[datetime.datetime, int]]:
         """When each part of ``house``'s submission for a round last changed: the ``effective``
         time and number of the accepted message that took or withdrew it."""
-        times: dict[str, tuple[datetime.datetime, int]] = {}
-        for entry in self.entries:
-            if entry.get("round") != round_number or entry.get("house") != house \
-                    or entry.get("verdict") != "accepted":
-                continue
-            stamp = parse_utc(str(entry.get("effective") or entry.get("received")))
-            if stamp is None:
-                continue
-            for part in [*(entry.get("taken") or []), *(entry.get("withdrawn") or [])]:
-                times[str(part)] = (stamp, int(entry["n"]))
-        return times
+        return dict(self._times.get((round_number, house), {}))
 
     def latest(self, round_number: int, house: str) -> dict[str, Any] | None:
         """The last accepted message of ``house`` for a round that changed its submission."""
-        found = None
-        for entry in self.entries:
-            if entry.get("round") == round_number and entry.get("house") == house \
-                    and entry.get("verdict") == "accepted" \
-                    and (entry.get("taken") or entry.get("withdrawn")):
-                found = entry
-        return found
+        return self._latest.get((round_number, house))
+
+    def received_at(self, round_number: int, house: str,
+                    path: Path) -> datetime.datetime | None:
+        """When the last message that changed ``house``'s stored submission for a round was
+        received (P8), or None when none did or the file ``path`` is no longer what that
+        message stored (edited by hand)."""
+        import hashlib
+
+        entry = self.latest(round_number, house)
+        if entry is None or not path.is_file() \
+                or entry.get("stored_sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
+            return None
+        return parse_utc(str(entry.get("received")))
 
     def append(self, entry: dict[str, Any]) -> None:
         """Add one line to the index (``O_APPEND``; a line a crash cut short is ended first)."""
@@ -124,4 +151,4 @@ class Index:
             os.fsync(fd)
         finally:
             os.close(fd)
-        self.entries.append(entry)
+        self._add(entry)

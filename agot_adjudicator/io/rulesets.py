@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -524,11 +524,13 @@ def _same_files(folder: Path, ruleset: Ruleset | None) -> bool:
         return False
 
 
-def state_ruleset(state_path: str | Path, game_dir: str | Path | None = None) -> Ruleset | None:
+def state_ruleset(state_path: str | Path, game_dir: str | Path | None = None,
+                  read: Callable[[str], Document] | None = None) -> Ruleset | None:
     """The known ruleset a state file names (see :func:`find_ruleset`); None if the file does
-    not load or names none agot knows (loading the state then says so, located)."""
+    not load or names none agot knows (loading the state then says so, located). ``read``:
+    how the file is read (default :func:`~agot_adjudicator.io.reading.load_yaml`)."""
     try:
-        data = load_yaml(state_path).data
+        data = (read or load_yaml)(str(state_path)).data
     except InputError:
         return None
     return named_ruleset(data.get("ruleset") if isinstance(data, dict) else None, game_dir)

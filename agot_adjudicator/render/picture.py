@@ -2,8 +2,8 @@
 
 Every area is drawn as a region shaped like the board's geography (``shape`` in board.yaml,
 :mod:`agot_adjudicator.render.geometry`): lands on parchment, seas in blue with waves, coasts
-in a dark line, borders between lands in a thin one, a river where two lands touch without being
-adjacent, and a dashed connector for the one adjacency no flat map can draw as a shared border.
+in a dark line, borders between lands in a thin one, a river border (R5.11) in blue, and a dashed
+connector for the one adjacency no flat map can draw as a shared border.
 A land a house controls (R13.1) is tinted in its colour and carries its badge. Each area shows
 its castle (R3.5), supply barrels and power crowns (R3.4, R3.8), home shield (R5.6), units as
 shapes per kind (R0.4; routed units apart, R6.10), power token (R5.5), neutral force (R0.6,
@@ -32,12 +32,31 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-from agot_adjudicator.engine.board import castle_count, controller
-from agot_adjudicator.model.ruleset import TRACK_TOKENS, TRACKS, UNIT_TYPES, Area, Ruleset
+from agot_adjudicator.engine.board import controller
+from agot_adjudicator.model.ruleset import UNIT_TYPES, Area, Ruleset
 from agot_adjudicator.model.state import AreaState, GameState
-from agot_adjudicator.model.text import N_
+from agot_adjudicator.render.board_style import (
+    CASTLE_WORDS,
+    COAST,
+    FONT,
+    FONTS,
+    KIND_WORDS,
+    LAND_FILL,
+    LAND_STROKE,
+    PANEL_WIDTH,
+    PAPER,
+    RIVER,
+    SEA_FILL,
+    SEA_INK,
+    SEA_STROKE,
+    area_label,
+    attrs_text,
+    house_label,
+    order_name,
+    phase_label,
+    ruleset_title,
+)
 from agot_adjudicator.render.geometry import (
     LAND_SIZE,
     MARGIN,
@@ -49,8 +68,8 @@ from agot_adjudicator.render.geometry import (
     map_layout,
     segment_meets_box,
 )
-from agot_adjudicator.render.language import PHASE_TITLES, Names, sep, speaker, tr
-from agot_adjudicator.render.language import house as house_name
+from agot_adjudicator.render.language import Names, sep, speaker, tr
+from agot_adjudicator.render.panel import legend, side_panel
 from agot_adjudicator.render.play import (
     Outcome,
     RoundPlay,
@@ -64,114 +83,32 @@ from agot_adjudicator.render.svg import (
     HOUSE_STYLES,
     HOUSE_TINTS,
     INK,
-    OUTLINE,
     _el,
     _n,
     _text,
-    _wide,
-    _wrap,
-    arrow,
     badge,
     barrel,
     castle_icon,
     crown,
+    escape,
     halo,
     house_letter,
     house_style,
-    label_box,
     neutral_token,
     order_label,
     order_token,
     path,
     power_token,
+    quoteattr,
     shield,
     text_width,
     unit_glyph,
     units_text,
-    wrap_items,
 )
 
 __all__ = ["FONT", "FONTS", "HOUSE_STYLES", "Outcome", "RoundPlay", "area_box", "border_segment",
            "borders", "house_letter", "house_style", "layout_problems", "order_label",
            "outcome_text", "render_round_svg", "render_svg", "round_play"]
-
-PANEL_WIDTH = 380.0
-FONT = "sans-serif"
-"""The generic family only: no font is named, fetched or embedded (English pictures)."""
-FONTS = {
-    "en": FONT,
-    "zh-Hans": "'Noto Sans CJK SC', 'Noto Sans CJK TC', 'Source Han Sans SC', 'PingFang SC', "
-               "'Microsoft YaHei', sans-serif",
-    "zh-Hant": "'Noto Sans CJK TC', 'Noto Sans CJK SC', 'Source Han Sans TC', 'PingFang TC', "
-               "'Microsoft JhengHei', sans-serif",
-}
-"""The ``font-family`` of a picture by language: a Chinese picture names CJK-capable families
-first (the Noto Sans CJK subsets that :mod:`agot_adjudicator.render.png` ships and the site
-embeds, then the usual system ones)."""
-
-LAND_FILL, LAND_STROKE = "#efe3c4", "#7a6a4f"
-SEA_FILL, SEA_STROKE, SEA_INK = "#c6dcf1", "#3f6a96", "#173a61"
-COAST = "#4a3b26"
-RIVER = "#3d7fc1"
-PAPER = "#ffffff"
-TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_court": "King's Court"}
-TOKEN_NAMES = {"iron_throne": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
-               "messenger_raven": "Messenger Raven"}
-CASTLE_WORDS = {"stronghold": N_("stronghold"), "city": N_("city")}
-KIND_WORDS = {"land": N_("land"), "sea": N_("sea")}
-DEFAULT_TITLE = "A Game of Thrones: The Board Game, first edition (2003)"
-PROVISIONAL = "#b00020"
-"""The colour of a stopped run's caption (``now.svg``)."""
-BATTLE_INK = "#a00000"
-RAID_INK = "#5a2d82"
-WILDLING_INK = "#1f4e79"
-
-
-# --- names in the picture's language ----------------------------------------------------------
-
-def _house_name(house: str | None) -> str:
-    """A house as the board names it: ``Baratheon`` (its glossary name in Chinese)."""
-    return house_name(house)
-
-
-def _area_name(area: Area, area_id: str) -> str:
-    """An area's name: the ruleset's in English, the glossary's in Chinese."""
-    names = speaker()
-    return names.area(area_id) if names is not None else area.name
-
-
-def _phase(phase: str) -> str:
-    """A phase as ``{phase} phase`` reads it: the id in English, the phase's title in Chinese."""
-    if speaker() is None:
-        return phase
-    return tr(PHASE_TITLES[phase]) if phase in PHASE_TITLES else phase
-
-
-def _ruleset_title(ruleset: Ruleset) -> str:
-    if ruleset.title == DEFAULT_TITLE:
-        return tr("A Game of Thrones: The Board Game, first edition (2003)")
-    return ruleset.title
-
-
-def _westeros_name(card: str) -> str:
-    """A Westeros card by its name (``Sea of Storms``; the glossary's in Chinese)."""
-    names = speaker()
-    if names is not None:
-        return names.westeros(card)
-    return card.replace("_", " ").capitalize()
-
-
-def order_name(ruleset: Ruleset, order_id: str) -> str:
-    """An order's name in an area's tooltip: ``march +1 (special)``."""
-    names = speaker()
-    if names is not None:
-        return names.order(order_id)
-    token = ruleset.order_tokens[order_id]
-    words = token.kind.replace("_", " ")
-    if token.kind in ("march", "support") or token.bonus:
-        words += f" {token.bonus:+d}" if token.bonus else " 0"
-    return words + (" (special)" if token.special else "")
-
 
 def layout_problems(ruleset: Ruleset, gap: float = 6.0) -> list[str]:
     """Where a map of boxes would mislead: boxes closer than ``gap``, or a border line through a
@@ -297,11 +234,12 @@ def _ground(state: GameState, ruleset: Ruleset, area_id: str) -> str:
     return HOUSE_TINTS.get(ctrl, LAND_FILL) if ctrl else LAND_FILL
 
 
-def _fills(layout: MapLayout, state: GameState, ruleset: Ruleset) -> str:
+def _fills(board: StaticBoard, state: GameState) -> str:
+    layout, ruleset = board.layout, board.ruleset
     out = ["<g id=\"regions\">"]
     for area_id in ruleset.area_ids:
         area = ruleset.areas[area_id]
-        d = "".join(path(ring) for ring in layout.rings[area_id])
+        d = board.shapes[area_id]
         fill = _ground(state, ruleset, area_id)
         attrs: list[tuple[str, object]] = [("id", f"shape-{area_id}"), ("d", d),
                                            ("fill", fill), ("fill-rule", "evenodd")]
@@ -367,7 +305,7 @@ def _unit_rows(x: float, y: float, house: str, units: Sequence[str], routed: Seq
             if group[unit] > 0:
                 attrs = [("class", "unit"), ("data-unit", unit), ("data-count", group[unit]),
                          ("data-routed", "true" if is_routed else None)]
-                parts.append(f"<g{_attrs_text(attrs)}>"
+                parts.append(f"<g{attrs_text(attrs)}>"
                              + unit_glyph(cx + 6, cy, unit, house, is_routed, 1.1)
                              + _text(cx + 15, cy + 4.5, str(group[unit]), 13, weight="bold",
                                      extra=HALO) + "</g>")
@@ -382,14 +320,19 @@ def _unit_rows(x: float, y: float, house: str, units: Sequence[str], routed: Seq
     return "".join(parts)
 
 
-def _attrs_text(attrs: Sequence[tuple[str, object]]) -> str:
-    from agot_adjudicator.render.svg import _attrs
+def _icons(static: tuple[str, str, float], y: float, ctrl: str | None) -> str:
+    """Castle, barrels, crowns, the home shield and the controller's badge, in one centred row
+    (``static``: :func:`_static_icons`, drawn once)."""
+    plain, shifted, badge_x = static
+    if ctrl is None:
+        return plain
+    return (shifted + f"<g class=\"controller\" data-house=\"{ctrl}\">"
+            + badge(badge_x + 8, y, ctrl, 15) + "</g>")
 
-    return _attrs(attrs)
 
-
-def _icons(area: Area, cx: float, y: float, ctrl: str | None) -> str:
-    """Castle, barrels, crowns, the home shield and the controller's badge, in one centred row."""
+def _static_icons(area: Area, cx: float, y: float) -> tuple[str, str, float]:
+    """An area's castle, barrels, crowns and home shield centred alone, and centred with a
+    controller's badge after them (the row's parts and the badge's left edge)."""
     pieces: list[tuple[float, Callable[[float], str]]] = []
     if area.castle:
         kind = area.castle
@@ -402,24 +345,24 @@ def _icons(area: Area, cx: float, y: float, ctrl: str | None) -> str:
     if area.home_of:
         home = area.home_of
         pieces.append((16.0, lambda x: shield(x, y - 9, home)))
-    if ctrl is not None:
-        owner = ctrl
-        pieces.append((16.0, lambda x: (
-            f"<g class=\"controller\" data-house=\"{owner}\">" + badge(x + 8, y, owner, 15)
-            + "</g>")))
     gap = 4.0
-    total = sum(w for w, _ in pieces) + gap * max(len(pieces) - 1, 0)
-    x = cx - total / 2
-    out = []
-    for w, draw in pieces:
-        out.append(draw(x))
-        x += w + gap
-    return "".join(out)
+    drawn = []
+    for count in (len(pieces), len(pieces) + 1):  # alone, then with the badge (16 wide)
+        total = sum(w for w, _ in pieces) + (16.0 if count > len(pieces) else 0.0) \
+            + gap * max(count - 1, 0)
+        x = cx - total / 2
+        out = []
+        for w, draw in pieces:
+            out.append(draw(x))
+            x += w + gap
+        drawn.append(("".join(out), x))
+    return drawn[0][0], drawn[1][0], drawn[1][1]
 
 
-def _area(state: GameState, ruleset: Ruleset, layout: MapLayout, area_id: str,
-          house: str | None, show_orders: bool, slots: Slots) -> str:
+def _area(board: StaticBoard, state: GameState, area_id: str, house: str | None,
+          show_orders: bool) -> str:
     """One area's group: tooltip, name, icons, units, tokens and (if asked) its order."""
+    ruleset, slots = board.ruleset, board.slots[area_id]
     area = ruleset.areas[area_id]
     here: AreaState = state.area(area_id)
     ctrl = controller(state, ruleset, area_id)
@@ -438,12 +381,12 @@ def _area(state: GameState, ruleset: Ruleset, layout: MapLayout, area_id: str,
         ("data-power-token", here.power_token),
         ("data-neutral-force", here.neutral_force.strength if here.neutral_force else None),
     ]
-    parts = [f"<g{_attrs_text(attrs)}>",
-             _el("title", [], _area_title(ruleset, area, here, ctrl, order_shown))]
+    parts = [f"<g{attrs_text(attrs)}>",
+             _el("title", [], _area_title(ruleset, area, here, ctrl, order_shown,
+                                          board.facts[area_id]))]
     ground = _ground(state, ruleset, area_id)
-    cx = (slots.block[0] + slots.block[2]) / 2
     if area.is_land:
-        parts.append(_icons(area, cx, slots.icons_y, ctrl))
+        parts.append(_icons(board.icons[area_id], slots.icons_y, ctrl))
     if here.units and here.house is not None:
         parts.append(_unit_rows(slots.units[0], slots.units[1], here.house, here.units,
                                 here.routed, slots.routed))
@@ -464,7 +407,7 @@ def _area(state: GameState, ruleset: Ruleset, layout: MapLayout, area_id: str,
                     parts.append(_text(x + 12, ty + 4.5, str(counts[unit]), 12, weight="bold",
                                        extra=HALO))
                     x += 26
-        parts.append(_text(x, ty + 4, _house_name(nf.house) if nf.house else tr("neutral"), 10,
+        parts.append(_text(x, ty + 4, house_label(nf.house) if nf.house else tr("neutral"), 10,
                            extra=[("font-style", "italic"), *halo(ground)]))
         parts.append("</g>")
     if order_shown is not None and here.house is not None:
@@ -476,11 +419,10 @@ def _area(state: GameState, ruleset: Ruleset, layout: MapLayout, area_id: str,
     return "".join(parts)
 
 
-def _name(state: GameState, ruleset: Ruleset, area_id: str, slots: Slots) -> str:
+def _name(ruleset: Ruleset, area_id: str, slots: Slots, ground: str) -> str:
     """An area's name, drawn above a round's arrows (so that no arrow hides it), on a halo of
     the area's own ground."""
     area = ruleset.areas[area_id]
-    ground = _ground(state, ruleset, area_id)
     ink = SEA_INK if area.is_sea else INK
     style = [("font-style", "italic")] if area.is_sea else []
     parts = [f"<g class=\"name\" data-area=\"{area_id}\">"]
@@ -491,7 +433,7 @@ def _name(state: GameState, ruleset: Ruleset, area_id: str, slots: Slots) -> str
                             f"{escape(c)}</tspan>" for i, c in enumerate(line))
             parts.append(f"<text font-size=\"{_n(slots.name_size)}\" "
                          f"text-anchor=\"middle\" font-weight=\"bold\" fill=\"{ink}\""
-                         f"{_attrs_text(halo(ground))}>{spans}</text>")
+                         f"{attrs_text(halo(ground))}>{spans}</text>")
         elif slots.vertical:  # English: read from the bottom up
             length = slots.name_box[3] - slots.name_box[1]
             mid = y + length / 2
@@ -506,23 +448,30 @@ def _name(state: GameState, ruleset: Ruleset, area_id: str, slots: Slots) -> str
     return "".join(parts)
 
 
-def _area_title(ruleset: Ruleset, area: Area, here: AreaState, ctrl: str | None,
-                order_shown: str | None) -> str:
+def _static_facts(area: Area) -> list[str]:
+    """What an area's tooltip says of it on every board: kind, castle, supply, power, home."""
     facts = [tr(KIND_WORDS[area.kind]) if area.kind in KIND_WORDS else area.kind,
              tr(CASTLE_WORDS[area.castle]) if area.castle in CASTLE_WORDS else area.castle or "",
              tr("{count} supply", count=area.supply) if area.supply else "",
              tr("{count} power", count=area.power) if area.power else "",
-             tr("home of {house}", house=_house_name(area.home_of)) if area.home_of else "",
-             tr("controlled by {house}", house=_house_name(ctrl)) if ctrl else ""]
-    text = tr("{name} ({facts})", name=_area_name(area, area.id),
-              facts=sep().join(f for f in facts if f))
+             tr("home of {house}", house=house_label(area.home_of)) if area.home_of else ""]
+    return [f for f in facts if f]
+
+
+def _area_title(ruleset: Ruleset, area: Area, here: AreaState, ctrl: str | None,
+                order_shown: str | None, facts: list[str]) -> str:
+    """An area's tooltip: its :func:`_static_facts` (``facts``), its controller and what is
+    in it."""
+    if ctrl:
+        facts = [*facts, tr("controlled by {house}", house=house_label(ctrl))]
+    text = tr("{name} ({facts})", name=area_label(area, area.id), facts=sep().join(facts))
     if here.units and here.house:
-        text += tr("; {house}: {units}", house=_house_name(here.house),
+        text += tr("; {house}: {units}", house=house_label(here.house),
                    units=units_text(here.units))
         if here.routed:
             text += tr(" ({units} routed)", units=units_text(here.routed))
     if here.power_token:
-        text += tr("; {house} power token", house=_house_name(here.power_token))
+        text += tr("; {house} power token", house=house_label(here.power_token))
     if here.neutral_force:
         text += tr("; neutral force {strength}", strength=here.neutral_force.strength)
     if order_shown == "hidden":
@@ -539,319 +488,6 @@ def can_see_order(state: GameState, viewer: str | None, owner: str) -> bool:
     (R4.1, R4.5): before that only their owner (and the moderator) sees them.
     """
     return viewer is None or viewer == owner or state.phase != "planning"
-
-
-# --- side panel ------------------------------------------------------------------------------
-
-def _cell(x: float, y: float, w: float, h: float, label: str, *, on: bool,
-          done: bool = False) -> str:
-    fill = "#222222" if on else "#d9d2c2" if done else "#ffffff"
-    return (_el("rect", [("x", x), ("y", y), ("width", w), ("height", h), ("rx", 3),
-                         ("fill", fill), ("stroke", "#555555"), ("stroke-width", 1)])
-            + _text(x + w / 2, y + h / 2 + 4, label, 11, anchor="middle",
-                    weight="bold" if on else None, fill="#ffffff" if on else "#333333"))
-
-
-def view_text(state: GameState, house: str | None, orders: bool, revealed: bool = False) -> str:
-    """Who may see the picture: a house's view, the moderator's (orders face up before they
-    are revealed, R4.5) or the public view (what every house may see; ``revealed``: a round as
-    played, its orders revealed)."""
-    if house is not None:
-        return tr("View of {house} (what {house} may see)", house=_house_name(house))
-    if orders and not revealed and state.phase == "planning" and any(
-            a.order is not None for a in state.areas.values()):
-        return tr("Moderator's view")
-    return tr("Public view")
-
-
-def _heading(state: GameState, play: RoundPlay | None) -> str:
-    """What the picture shows, by round: ``Game demo · the board after round 4`` for a board at
-    the start of a round (before its Westeros phase), ``round 5 · action phase`` mid-round."""
-    if play is not None:
-        return tr("Game {game} · round {round} as played", game=state.game_id, round=play.round)
-    if state.phase == "ended":
-        return tr("Game {game} · the board at the end of the game", game=state.game_id)
-    if state.phase == "westeros" and state.round > 1:
-        return tr("Game {game} · the board after round {round}", game=state.game_id,
-                  round=state.round - 1)
-    return tr("Game {game} · round {round} · {phase} phase", game=state.game_id,
-              round=state.round, phase=_phase(state.phase))
-
-
-def _panel(state: GameState, ruleset: Ruleset, x: float, top: float, house: str | None,
-           orders: bool, play: RoundPlay | None = None,
-           provisional: bool = False) -> tuple[str, float]:
-    """The side panel at ``x``; returns its SVG and its bottom (``play``: a round picture's;
-    ``provisional``: a stopped run's board, P4)."""
-    out: list[str] = ["<g id=\"panel\">"]
-    y = top + 14
-    for line in _wrap(_ruleset_title(ruleset), 46):
-        out.append(_text(x, y, line, 13, weight="bold"))
-        y += 17
-    y += 3
-    out.append(_text(x, y, _heading(state, play), 12, extra=[("id", "heading")]))
-    y += 18
-    if play is not None:
-        for line in _wrap(tr("The board the battles were fought on (after mustering and the "
-                             "wildlings), the orders as revealed, what moved, fought and fell"),
-                          60):
-            out.append(_text(x, y, line, 11, extra=[("font-style", "italic")]))
-            y += 14
-        out[-1] = out[-1].replace("<text ", "<text id=\"round-view\" ", 1)
-        y += 2
-    out.append(_text(x, y, view_text(state, house, orders, play is not None), 12, weight="bold",
-                     extra=[("id", "view"), ("data-house", house)]))
-    if provisional:
-        y += 18
-        out.append(_text(x, y, tr("Provisional: the board as a stopped run left it,"), 12,
-                         weight="bold", fill=PROVISIONAL, extra=[("id", "provisional")]))
-        y += 16
-        out.append(_text(x, y, tr("not a record (pending decisions)"), 12, weight="bold",
-                         fill=PROVISIONAL))
-    if state.winner:
-        y += 18
-        winners = sep().join(_house_name(h) for h in state.winner["houses"])
-        out.append(_text(x, y, tr("Winner: {houses}", houses=winners), 12, weight="bold",
-                         extra=[("id", "winner")]))
-    y += 28
-    current = play.round if play is not None else state.round
-    after = play is None and state.phase == "westeros" and state.round > 1
-    out.append(_text(x, y, tr("Round"), 12, weight="bold"))
-    out.append(f"<g id=\"track-round\" data-round=\"{current}\">")
-    for r in range(1, ruleset.rounds + 1):
-        out.append(_cell(x + 92 + (r - 1) * 27, y - 14, 25, 20, str(r),
-                         on=r == current and not after, done=r < current or (after and r == current)))
-    out.append("</g>")
-    y += 28
-    out.append(_text(x, y, tr("Wildling threat"), 12, weight="bold"))
-    out.append(f"<g id=\"track-wildlings\" data-threat=\"{state.wildling_threat}\">")
-    for i, level in enumerate(range(0, ruleset.threat_max + 1, ruleset.threat_step)):
-        out.append(_cell(x + 120 + i * 33, y - 14, 30, 20, str(level),
-                         on=level == state.wildling_threat))
-    out.append("</g>")
-    y += 22
-    if play is not None:
-        round_lines, y = _round_facts(play, x, y + 6)
-        out.append(round_lines)
-        y += 4
-        out.append(_text(x, y + 8, tr("Tracks and houses at the start of round {round}",
-                                      round=play.round), 11, extra=[("font-style", "italic")]))
-        y += 18
-    y += 8
-    names = speaker()
-    for track in TRACKS:
-        token = TRACK_TOKENS[track]
-        holder = state.holder(track)
-        used = {"valyrian_steel_blade": state.blade_used, "messenger_raven": state.raven_used}
-        token_name = names.token(token) if names is not None else TOKEN_NAMES[token]
-        note = (tr("{token}: {house}", token=token_name, house=_house_name(holder))
-                + (tr(" (used this round)") if used.get(token) else ""))
-        track_name = names.track(track) if names is not None else TRACK_NAMES[track]
-        out.append(_text(x, y, track_name, 12, weight="bold"))
-        out.append(_text(x + 100, y, note, 10, extra=[("font-style", "italic")]))
-        order = state.tracks[track]
-        out.append(f"<g id=\"track-{track}\" data-houses=\"{','.join(order)}\">")
-        for pos, h in enumerate(order):
-            cx = x + pos * 72
-            fill, ink, _ = house_style(h)
-            letter = house_letter(h)
-            out.append(_el("rect", [("x", cx), ("y", y + 6), ("width", 68), ("height", 30),
-                                    ("rx", 4), ("fill", fill), ("stroke", OUTLINE),
-                                    ("stroke-width", 1), ("data-position", pos + 1),
-                                    ("data-house", h)]))
-            out.append(_text(cx + 5, y + 20, str(pos + 1), 9, fill=ink))
-            starred = track == "kings_court" and pos < len(ruleset.kings_court_stars)
-            stars = ruleset.kings_court_stars[pos] if starred else 0
-            letter_x = cx + 27 if stars >= 3 and _wide(letter) else cx + 34
-            out.append(_text(letter_x, y + 22, letter, 13, anchor="middle", weight="bold",
-                             fill=ink))
-            out.append(_text(cx + 34, y + 33, _house_name(h), 8, anchor="middle", fill=ink))
-            if starred:
-                out.append(_text(cx + 64, y + 18, "★" * stars, 8, anchor="end", fill=ink))
-        out.append("</g>")
-        y += 58
-    out.append(_text(x, y, tr("Supply"), 12, weight="bold"))
-    out.append(_text(x + 60, y, tr("(level: allowed army sizes, R9.2)"), 10,
-                     extra=[("font-style", "italic")]))
-    out.append("<g id=\"track-supply\">")
-    levels = len(ruleset.supply_track)
-    col = min(50.0, (PANEL_WIDTH - 10) / max(levels, 1))
-    by_level: dict[int, list[str]] = {}
-    for h in state.order_of_play():
-        by_level.setdefault(min(state.houses[h].supply, levels - 1), []).append(h)
-    tallest = max((len(v) for v in by_level.values()), default=0)
-    for level in range(levels):
-        lx = x + level * col
-        sizes = " ".join(str(s) for s in ruleset.supply_track[level])
-        out.append(_el("rect", [("x", lx), ("y", y + 6), ("width", col - 3),
-                                ("height", 34 + 20 * tallest), ("rx", 3), ("fill", "#f7f3ea"),
-                                ("stroke", "#777777"), ("stroke-width", 1)]))
-        out.append(_text(lx + (col - 3) / 2, y + 20, str(level), 11, anchor="middle",
-                         weight="bold"))
-        out.append(_text(lx + (col - 3) / 2, y + 33, sizes, 8, anchor="middle"))
-        for i, h in enumerate(by_level.get(level, [])):
-            out.append(f"<g id=\"supply-{h}\" data-house=\"{h}\" "
-                       f"data-level=\"{state.houses[h].supply}\">"
-                       + badge(lx + (col - 3) / 2, y + 50 + 20 * i, h, 17) + "</g>")
-    out.append("</g>")
-    y += 56 + 20 * tallest
-    out.append(_text(x, y, tr("Houses"), 12, weight="bold"))
-    out.append(_text(x + 60, y, tr("power · castles · cards in hand"), 10,
-                     extra=[("font-style", "italic")]))
-    y += 8
-    for h in state.order_of_play():
-        hs = state.houses[h]
-        castles = castle_count(state, ruleset, h)
-        tokens = sum(1 for a in ruleset.area_ids if state.area(a).power_token == h)
-        attrs = [("id", f"house-{h}"), ("data-power", hs.power), ("data-castles", castles),
-                 ("data-hand", len(hs.hand)), ("data-discards", ",".join(hs.discards)),
-                 ("data-power-tokens-on-board", tokens)]
-        out.append(f"<g{_attrs_text(attrs)}>")
-        out.append(badge(x + 9, y + 14, h, 18))
-        out.append(_text(x + 24, y + 18, _house_name(h), 12, weight="bold"))
-        out.append(_text(x + 114, y + 18, tr("power {count}", count=hs.power), 11))
-        out.append(_text(x + 184, y + 18, tr("castles {count}", count=castles), 11))
-        out.append(_text(x + 260, y + 18, tr("cards {count}", count=len(hs.hand)), 11))
-        y += 20
-        if hs.discards:
-            cards = [names.card(c) if names is not None
-                     else ruleset.house_cards[c].name if c in ruleset.house_cards else c
-                     for c in hs.discards]
-            head = tr("discards: {cards}", cards="")
-            for line in wrap_items(head, cards, sep(), 60):
-                out.append(_text(x + 24, y + 12, line, 9))
-                y += 12
-        if tokens:
-            out.append(_text(x + 24, y + 12, tr("power tokens on the board: {count}",
-                                                 count=tokens), 9))
-            y += 12
-        out.append("</g>")
-        y += 4
-    y += 16
-    if play is None:
-        facts = []
-        if state.revealed:
-            revealed = tr("; ").join(f"{d} {_westeros_name(state.revealed[d])}"
-                                     for d in ("I", "II", "III") if d in state.revealed)
-            facts.append(tr("Westeros cards: {cards}", cards=revealed))
-        facts.append(tr("Restrictions this round: {cards}",
-                        cards=sep().join(_westeros_name(r) for r in state.restrictions)
-                        or tr("none")))
-        out.append("<g id=\"westeros\">")
-        for fact in facts:
-            for line in _wrap(fact, 62):
-                out.append(_text(x, y, line, 10))
-                y += 13
-        out.append("</g>")
-        y += 12
-    legend, y = _legend(ruleset, x, y, play is not None)
-    out.append(legend)
-    out.append("</g>")
-    return "".join(out), y
-
-
-def _round_facts(play: RoundPlay, x: float, y: float) -> tuple[str, float]:
-    """The round's Westeros cards, restriction, bids and the wildlings' attack (R3, R7, R8)."""
-    out = ["<g id=\"westeros\">"]
-    lines: list[tuple[list[str], str | None]] = []
-    if play.cards:  # lists broken between their items, never inside a name
-        cards = [f"{deck} {_westeros_name(card)}" for deck, card, _ in play.cards]
-        lines.append((wrap_items(tr("Westeros cards: {cards}", cards=""), cards, tr("; "), 62),
-                      None))
-    restricted = [_westeros_name(r) for r in play.restrictions] or [tr("none")]
-    lines.append((wrap_items(tr("Restrictions this round: {cards}", cards=""), restricted,
-                             sep(), 62), "restrictions"))
-    for about, bids in play.bids:
-        listed = [f"{_house_name(h)} {v}" for h, v in bids.items()]
-        lines.append((wrap_items(tr("Bids ({about}): {bids}", about=_about(about), bids=""),
-                                 listed, sep(), 62), None))
-    if play.wildlings is not None:
-        w = play.wildlings
-        said = (tr("Wildlings: the Night's Watch {strength} against {threat}, the Watch holds",
-                   strength=w["strength"], threat=w["threat"])
-                if w["winner"] == "nights_watch" else
-                tr("Wildlings: the Night's Watch {strength} against {threat}, the wildlings win",
-                   strength=w["strength"], threat=w["threat"]))
-        lines.append((_wrap(said, 62), None))
-    for wrapped, ident in lines:
-        for i, line in enumerate(wrapped):
-            extra = [("id", ident)] if ident and i == 0 else []
-            out.append(_text(x, y, line, 10, extra=extra))
-            y += 13
-    out.append("</g>")
-    return "".join(out), y
-
-
-def _about(about: str) -> str:
-    """What a bidding was for: a track's name or ``wildlings``."""
-    names = speaker()
-    part = about.split("/")[-1]
-    if part in TRACK_NAMES:
-        return names.track(part) if names is not None else TRACK_NAMES[part]
-    return tr("wildlings")
-
-
-def _legend(ruleset: Ruleset, x: float, y: float, round_picture: bool = False
-            ) -> tuple[str, float]:
-    routed_mark = tr("r")
-    out = ["<g id=\"legend\">", _text(x, y, tr("Legend"), 12, weight="bold")]
-    sample = (order_label(ruleset, "march_plus1") if speaker() is not None
-              and "march_plus1" in ruleset.order_tokens else "M+1★")
-    y += 18
-    rows: list[tuple[Callable[[float], str], str]] = [
-        (lambda y: unit_glyph(x + 8, y, "footman", "stark") + unit_glyph(x + 26, y, "knight", "stark")
-         + unit_glyph(x + 44, y, "ship", "stark"), tr("footman · knight · ship (count beside)")),
-        (lambda y: _text(x + 2, y + 4, routed_mark, 10, weight="bold",
-                         extra=[("font-style", "italic")])
-         + unit_glyph(x + 16, y, "footman", "stark", True)
-         + unit_glyph(x + 34, y, "knight", "stark", True), tr("routed units (R6.10)")),
-        (lambda y: castle_icon(x + 2, y - 7, "stronghold") + castle_icon(x + 32, y - 7, "city"),
-         tr("stronghold · city (R3.5)")),
-        (lambda y: barrel(x + 4, y) + crown(x + 22, y + 1), tr("supply barrel · power crown")),
-        (lambda y: shield(x + 4, y - 8, "lannister") + badge(x + 38, y, "lannister", 15),
-         tr("home area (R5.6) · the house that controls a land, its ground tinted (R13.1)")),
-        (lambda y: power_token(x + 12, y, "baratheon"), tr("power token (R5.5)")),
-        (lambda y: neutral_token(x + 12, y, 5, 10), tr("neutral force and its strength (R5.7)")),
-        (lambda y: order_token(x + 12, y, sample, "stark") + order_token(x + 42, y, None, "stark"),
-         tr("order (March, Defense, Support, Raid, Consolidate; ★ special) · face down")),
-        (lambda y: _el("path", [("d", f"M{_n(x)} {_n(y)}h24"), ("stroke", COAST),
-                                ("stroke-width", 2.2)])
-         + _el("path", [("d", f"M{_n(x + 30)} {_n(y)}h24"), ("stroke", RIVER),
-                        ("stroke-width", 3.2)]),
-         tr("coast · river: no march or retreat across (R5.11)")),
-    ]
-    if round_picture:
-        rows += [
-            (lambda y: arrow([(x, y), (x + 54, y)], "tyrell"),
-             tr("march, or attack into a battle (R5.3, R6)")),
-            (lambda y: arrow([(x, y), (x + 54, y)], "tyrell", retreat=True),
-             tr("retreat (R6.8, R6.9)")),
-            (lambda y: arrow([(x, y), (x + 54, y)], "tyrell", dash="2 4", width=2.5),
-             tr("raid and the order it removed (R5.2)")),
-            (lambda y: _legend_label(x + 27, y, "⚔ 3–2", BATTLE_INK),
-             tr("battle: winner and strengths (R6.6)")),
-            (lambda y: _legend_label(x + 27, y, f"✕ {house_letter('tyrell')} 1", BATTLE_INK),
-             tr("units destroyed, by house letter")),
-            (lambda y: _legend_label(x + 27, y, f"✕ {house_letter('tyrell')} 1", WILDLING_INK),
-             tr("units lost to the wildlings or to supply in the Westeros phase (R8.4, R3.4)")),
-        ]
-    for glyphs, label in rows:
-        out.append(glyphs(y))
-        lines = _wrap(label, 50)
-        for i, line in enumerate(lines):
-            out.append(_text(x + 64, y + 4 + 12 * i - 6 * (len(lines) - 1), line, 10))
-        y += 28 + 6 * max(len(lines) - 2, 0)
-    for i, h in enumerate(HOUSE_STYLES):
-        out.append(badge(x + 9 + i * 76, y, h, 16))
-        out.append(_text(x + 19 + i * 76, y + 4, _house_name(h), 9))
-    y += 20
-    out.append("</g>")
-    return "".join(out), y
-
-
-def _legend_label(x: float, y: float, text: str, colour: str) -> str:
-    w = 10 + text_width(text, 11, True)
-    return label_box((x - w / 2, y - 9, x + w / 2, y + 9), text, colour)
 
 
 # --- the picture -----------------------------------------------------------------------------
@@ -895,7 +531,74 @@ def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
              play: RoundPlay | None = None, maker: str | None = None, provisional: bool = False,
              lang: str = "en") -> str:
     with Names(ruleset, lang).speaking():
-        return _drawing(state, ruleset, house, orders, play, maker, provisional, FONTS[lang])
+        board = BOARDS.board(ruleset, lang)
+        return _drawing(board, state, house, orders, play, maker, provisional, FONTS[lang])
+
+
+class StaticBoard:
+    """What every picture of one ruleset in one language draws alike, made once (issue 33):
+    each area's outline, the borders, where each area's contents go, its icons and the static
+    part of its tooltip; its name on each ground and the legend where a panel puts it, made the
+    first time a picture needs them. Made while the ruleset's names are spoken
+    (:class:`~agot_adjudicator.render.language.Names`)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.layout = layout = map_layout(ruleset)
+        self.slots = {a: area_slots(layout, ruleset, a, area_label(ruleset.areas[a], a))
+                      for a in ruleset.area_ids}
+        self.shapes = {a: "".join(path(ring) for ring in layout.rings[a])
+                       for a in ruleset.area_ids}
+        self.borders = _borders(layout, ruleset)
+        self.icons = {}
+        for a in ruleset.area_ids:
+            block = self.slots[a].block
+            self.icons[a] = _static_icons(ruleset.areas[a], (block[0] + block[2]) / 2,
+                                          self.slots[a].icons_y)
+        self.facts = {a: _static_facts(ruleset.areas[a]) for a in ruleset.area_ids}
+        self._names: dict[tuple[str, str], str] = {}
+        self._legends: dict[tuple[float, float, bool], tuple[str, float]] = {}
+
+    def name(self, area_id: str, ground: str) -> str:
+        """An area's name on ``ground`` (:func:`_name`)."""
+        key = (area_id, ground)
+        if key not in self._names:
+            self._names[key] = _name(self.ruleset, area_id, self.slots[area_id], ground)
+        return self._names[key]
+
+    def legend(self, x: float, y: float, round_picture: bool) -> tuple[str, float]:
+        """The legend at (x, y) and its bottom (:func:`legend`)."""
+        key = (x, y, round_picture)
+        if key not in self._legends:
+            self._legends[key] = legend(self.ruleset, x, y, round_picture)
+        return self._legends[key]
+
+
+class StaticBoards:
+    """The static boards of a process, one per ruleset and language (each kept with the
+    ruleset it was made for, so a ruleset made later under the same name gets its own)."""
+
+    KEEP = 16
+    """At most this many boards are kept (a process draws with one or two rulesets; tests with
+    many more)."""
+
+    def __init__(self) -> None:
+        self._boards: dict[tuple[int, str], StaticBoard] = {}
+
+    def board(self, ruleset: Ruleset, lang: str) -> StaticBoard:
+        """The static board of ``ruleset`` in ``lang`` (made now if it is the first)."""
+        key = (id(ruleset), lang)
+        made = self._boards.get(key)
+        if made is None or made.ruleset is not ruleset:
+            self._boards.pop(key, None)
+            if len(self._boards) >= self.KEEP:  # the one made longest ago goes
+                del self._boards[next(iter(self._boards))]
+            made = self._boards[key] = StaticBoard(ruleset)
+        return made
+
+
+BOARDS = StaticBoards()
+"""The one owner of the static boards (:class:`StaticBoards`)."""
 
 
 def _defs() -> str:
@@ -905,21 +608,20 @@ def _defs() -> str:
             "stroke-width=\"1.1\"/></pattern></defs>")
 
 
-def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool,
+def _drawing(board: StaticBoard, state: GameState, house: str | None, orders: bool,
              play: RoundPlay | None, maker: str | None, provisional: bool, font: str) -> str:
-    layout = map_layout(ruleset)
+    ruleset, layout, slots = board.ruleset, board.layout, board.slots
     left, top, right, bottom = layout.bounds
     panel_x = right + 24
-    panel, panel_bottom = _panel(state, ruleset, panel_x, top, house, orders, play, provisional)
+    panel, panel_bottom = side_panel(board.ruleset, board.legend, state, panel_x, top, house,
+                                     orders, play, provisional)
     width = panel_x + PANEL_WIDTH - left
     height = max(bottom, panel_bottom + MARGIN) - top
     what = (tr("round {round} as played: orders as revealed, marches, battles, raids",
                round=play.round)
             if play is not None else tr("round {round}, {phase} phase", round=state.round,
-                                        phase=_phase(state.phase))
+                                        phase=phase_label(state.phase))
             + (tr(", provisional (the board at a stop)") if provisional else ""))
-    slots = {a: area_slots(layout, ruleset, a, _area_name(ruleset.areas[a], a))
-             for a in ruleset.area_ids}
     out = [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
         *([f"<!-- written by {escape(maker)} -->"] if maker else []),
@@ -927,19 +629,19 @@ def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
         f"height=\"{_n(height)}\" viewBox=\"{_n(left)} {_n(top)} {_n(width)} {_n(height)}\" "
         f"font-family={quoteattr(font)} data-game={quoteattr(state.game_id)} "
         f"data-round=\"{state.round}\" data-phase={quoteattr(state.phase)}>",
-        _el("title", [], tr("{title} — game {game}, {what}", title=_ruleset_title(ruleset),
+        _el("title", [], tr("{title} — game {game}, {what}", title=ruleset_title(ruleset),
                             game=state.game_id, what=what)),
         _el("view", [("id", "map"), ("viewBox", f"{_n(left)} {_n(top)} {_n(right - left)} "
                                                  f"{_n(bottom - top)}")]),
         _defs(),
         _el("rect", [("x", left), ("y", top), ("width", width), ("height", height),
                      ("fill", PAPER)]),
-        _fills(layout, state, ruleset),
-        _borders(layout, ruleset),
+        _fills(board, state),
+        board.borders,
         "<g id=\"areas\">",
     ]
     for area_id in ruleset.area_ids:
-        out.append(_area(state, ruleset, layout, area_id, house, orders, slots[area_id]))
+        out.append(_area(board, state, area_id, house, orders))
     out.append("</g>")
     arrows, labels = "", ""
     if play is not None:
@@ -947,7 +649,7 @@ def _drawing(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
     out.append(arrows)
     out.append("<g id=\"names\">")
     for area_id in ruleset.area_ids:
-        out.append(_name(state, ruleset, area_id, slots[area_id]))
+        out.append(board.name(area_id, _ground(state, ruleset, area_id)))
     out.append("</g>")
     out.append(labels)
     out.append(panel)

@@ -356,12 +356,57 @@ def _toward(a: Point, b: Point, share: float, most: float) -> Point:
     return _lerp(a, b, min(share, most / length))
 
 
+NOTE = tuple[str, str, list[tuple[str, list[tuple[str, object]]]], str, Point]
+"""A label to place: its kind, area, lines (text, attributes), ink and where it wants to be."""
+
+
 def overlay(play: RoundPlay, board: GameState, ruleset: Ruleset, layout: MapLayout,
             slots: Mapping[str, Any]) -> tuple[str, str]:
     """The round drawn over its board: the arrows (drawn under the areas' names), and one label
     per battle and for each loss (drawn on top), placed where no area's name is covered."""
-    known = ruleset.areas
     router = _Router(layout, slots, ruleset)
+    arrows, raid_notes = _arrows(play, board, ruleset, router)
+    notes = _notes(play, ruleset, router, raid_notes)
+    names = [s.name_box for s in slots.values()]
+    soft = [s.stuff_box for s in slots.values()]
+    placed: list[Box] = []
+    bounds = (layout.bounds[0] + 2, layout.bounds[1] + 2, layout.bounds[2] - 2,
+              layout.bounds[3] - 2)
+    drawn: list[str] = []
+    leaders: list[str] = []
+    for what, area, lines, colour, near in notes:
+        width = max(label_width(text) for text, _ in lines)
+        height = LABEL_HEIGHT * len(lines) + 2 * (len(lines) - 1)
+        if what == "battle":
+            block = slots[area].block
+            near = ((block[0] + block[2]) / 2, slots[area].name_box[3] + height / 2 + 4)
+        elif what in ("destroyed", "loss"):
+            block = slots[area].block
+            near = ((block[0] + block[2]) / 2, block[3] + height / 2 - 2)
+        box = place_box(width, height, near, [*names, *placed], bounds, avoid=soft,
+                        region=layout, area=area)
+        placed.append(grow(box, 2))
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if not layout.contains(area, (cx, cy)) and what != "raid":
+            ax, ay = router.anchor(area)
+            leaders.append(_el("path", [("d", f"M{_n(cx)} {_n(cy)}L{_n(ax)} {_n(ay)}"),
+                                        ("stroke", colour), ("stroke-width", 1.4),
+                                        ("stroke-dasharray", "3 2"), ("fill", "none")]))
+        for i, (text, attrs) in enumerate(lines):
+            top = box[1] + i * (LABEL_HEIGHT + 2)
+            drawn.append(f"<g{_attrs(attrs)}>"
+                         + label_box((box[0], top, box[2], top + LABEL_HEIGHT), text, colour)
+                         + "</g>")
+    return (f"<g id=\"round-play\" data-round=\"{play.round}\">" + "".join(arrows)
+            + "".join(leaders) + "</g>",
+            f"<g id=\"round-labels\" data-round=\"{play.round}\">" + "".join(drawn) + "</g>")
+
+
+def _arrows(play: RoundPlay, board: GameState, ruleset: Ruleset,
+            router: _Router) -> tuple[list[str], list[tuple[str, Point, str]]]:
+    """The round's moves, attacks (ship transport through the seas it used, R5.4), retreats
+    and raids as arrows, and where each raid's note goes."""
+    known = ruleset.areas
     ships = iter(ships_over_time(board, play, ruleset))
     arrows: list[str] = []
     fights = iter(play.fights)
@@ -410,7 +455,14 @@ def overlay(play: RoundPlay, board: GameState, ruleset: Ruleset, layout: MapLayo
                     if isinstance(removed, str) and removed in ruleset.order_tokens
                     else tr("raid"))
             raid_notes.append((e["target"], points[len(points) // 2], note))
-    notes: list[tuple[str, str, list[tuple[str, list[tuple[str, object]]]], str, Point]] = []
+    return arrows, raid_notes
+
+
+def _notes(play: RoundPlay, ruleset: Ruleset, router: _Router,
+           raid_notes: Sequence[tuple[str, Point, str]]) -> list[NOTE]:
+    """The labels to place: one per battle (R6), the Westeros phase's losses (R8.4, R3.4),
+    the units destroyed and the raids' notes (R5.2)."""
+    notes: list[NOTE] = []
     by_area: dict[str, list[tuple[str, Outcome]]] = {}
     for (house, _origin, area, said), _fight in zip(play.attacks, play.fights, strict=True):
         by_area.setdefault(area, []).append((house, said))
@@ -439,36 +491,4 @@ def overlay(play: RoundPlay, board: GameState, ruleset: Ruleset, layout: MapLayo
     for target, at, note in raid_notes:
         notes.append(("raid", target, [(note, [("class", "raid-note"), ("data-area", target)])],
                       RAID_INK, at))
-    names = [s.name_box for s in slots.values()]
-    soft = [s.stuff_box for s in slots.values()]
-    placed: list[Box] = []
-    bounds = (layout.bounds[0] + 2, layout.bounds[1] + 2, layout.bounds[2] - 2,
-              layout.bounds[3] - 2)
-    drawn: list[str] = []
-    leaders: list[str] = []
-    for what, area, lines, colour, near in notes:
-        width = max(label_width(text) for text, _ in lines)
-        height = LABEL_HEIGHT * len(lines) + 2 * (len(lines) - 1)
-        if what == "battle":
-            block = slots[area].block
-            near = ((block[0] + block[2]) / 2, slots[area].name_box[3] + height / 2 + 4)
-        elif what in ("destroyed", "loss"):
-            block = slots[area].block
-            near = ((block[0] + block[2]) / 2, block[3] + height / 2 - 2)
-        box = place_box(width, height, near, [*names, *placed], bounds, avoid=soft,
-                        region=layout, area=area)
-        placed.append(grow(box, 2))
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        if not layout.contains(area, (cx, cy)) and what != "raid":
-            ax, ay = router.anchor(area)
-            leaders.append(_el("path", [("d", f"M{_n(cx)} {_n(cy)}L{_n(ax)} {_n(ay)}"),
-                                        ("stroke", colour), ("stroke-width", 1.4),
-                                        ("stroke-dasharray", "3 2"), ("fill", "none")]))
-        for i, (text, attrs) in enumerate(lines):
-            top = box[1] + i * (LABEL_HEIGHT + 2)
-            drawn.append(f"<g{_attrs(attrs)}>"
-                         + label_box((box[0], top, box[2], top + LABEL_HEIGHT), text, colour)
-                         + "</g>")
-    return (f"<g id=\"round-play\" data-round=\"{play.round}\">" + "".join(arrows)
-            + "".join(leaders) + "</g>",
-            f"<g id=\"round-labels\" data-round=\"{play.round}\">" + "".join(drawn) + "</g>")
+    return notes

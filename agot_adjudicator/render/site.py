@@ -25,13 +25,15 @@ from typing import Any
 
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.text import N_
+from agot_adjudicator.render.board_style import TRACK_NAMES
 from agot_adjudicator.render.charts import line_chart, ranking
+from agot_adjudicator.render.event_lines import event_line
 from agot_adjudicator.render.language import PHASE_TITLES, Names, house, lang, sep, tr
 from agot_adjudicator.render.language import units as units_text
 from agot_adjudicator.render.markdown import markdown_html
-from agot_adjudicator.render.picture import TRACK_NAMES, house_letter, house_style
+from agot_adjudicator.render.picture import house_letter, house_style
 from agot_adjudicator.render.play import outcome_text, round_play
-from agot_adjudicator.render.report import event_line, report_title
+from agot_adjudicator.render.report import report_title
 from agot_adjudicator.render.views import winner_reason
 
 # --- pages -----------------------------------------------------------------------------------

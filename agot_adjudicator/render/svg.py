@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
+from typing import cast
 
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset
 from agot_adjudicator.render.language import sep, speaker, tr
@@ -35,20 +35,52 @@ def _n(value: float) -> str:
     return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
 
 
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` escaped for XML character data (what ``xml.sax.saxutils.escape``
+    does, without importing ``xml.sax``, which imports the network stack: issue 33).
+
+    >>> escape("a < b & c > d")
+    'a &lt; b &amp; c &gt; d'
+    """
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a quoted XML attribute value, as ``xml.sax.saxutils.quoteattr`` writes it:
+    escaped, line breaks and tabs as character references, in double quotes (single quotes
+    when the value holds a double quote and no single one).
+
+    >>> print(quoteattr('say "hi"'), quoteattr("it's \\"x\\""), quoteattr("a\\nb"))
+    'say "hi"' "it's &quot;x&quot;" "a&#10;b"
+    """
+    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"{}"'.format(text.replace('"', "&quot;"))
+
+
 _NEEDS_QUOTING = re.compile("[&<>\"'\n\r\t]")
 
 
 def _attrs(attrs: Sequence[tuple[str, object]]) -> str:
     parts = []
+    needs_quoting = _NEEDS_QUOTING.search
     for key, value in attrs:
         if value is None:
             continue
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            text = str(value) if type(value) is int else _n(value)
+        kind = type(value)
+        text: str
+        if kind is str:  # the common kinds first (a picture writes ~12,000 attributes)
+            text = cast(str, value)
+        elif kind is int:
+            text = str(value)
+        elif kind is float or (isinstance(value, int | float) and not isinstance(value, bool)):
+            text = _n(cast(float, value))
         else:
             text = str(value)
-        quoted = quoteattr(text) if _NEEDS_QUOTING.search(text) else f'"{text}"'
-        parts.append(f" {key}={quoted}")
+        parts.append(f" {key}={quoteattr(text)}" if needs_quoting(text) else f' {key}="{text}"')
     return "".join(parts)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from agot_adjudicator.io.validation import state_problems
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
 from agot_adjudicator.workflow.present import now_text, state_text
+from agot_adjudicator.workflow.run_options import NO_OPTIONS, RunOptions
 from agot_adjudicator.workflow.validate import (  # noqa: F401 (engine_inputs: bench/)
     engine_inputs,
     house_problems,
@@ -33,42 +34,6 @@ from agot_adjudicator.workflow.validate import (  # noqa: F401 (engine_inputs: b
 
 # --- adjudicate ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class RunOptions:
-    """What the moderator asks of a run beside the files: the documented defaults to apply
-    (docs/protocol.md P2). One value, passed whole from the command line to the engine call, so
-    that every way of running a round (files, a game directory, what-if, replay) gets the same
-    options; the next state's chain records them and replay runs the round again with them."""
-
-    nmr: tuple[str, ...] = ()
-    """``--nmr HOUSE``: no moves received from these houses, their defaults apply."""
-    defaults: bool = False
-    """``--defaults``: the documented default of every missing answer."""
-
-    def chain(self) -> dict[str, Any] | None:
-        """The chain's ``options`` (None when no option was given)."""
-        if not self.nmr and not self.defaults:
-            return None
-        return {"nmr": sorted(set(self.nmr)), "defaults": self.defaults}
-
-    @classmethod
-    def from_chain(cls, chain: Any) -> RunOptions:
-        """The options a recorded chain says its round was run with (none when it says none
-        or is unreadable: replay then finds the difference).
-
-        >>> RunOptions.from_chain({"options": {"nmr": ["stark", 1], "defaults": True}})
-        RunOptions(nmr=('stark',), defaults=True)
-        """
-        options = chain.get("options") if isinstance(chain, dict) else None
-        if not isinstance(options, dict):
-            return cls()
-        nmr = options.get("nmr")
-        houses = tuple(h for h in nmr if isinstance(h, str)) if isinstance(nmr, list) else ()
-        return cls(houses, options.get("defaults") is True)
-
-
-NO_OPTIONS = RunOptions()
-"""A run with no option: the files alone decide."""
 
 
 @dataclass
@@ -89,22 +54,24 @@ class Adjudication:
 def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset,
                      options: RunOptions = NO_OPTIONS,
                      moved_from: Ruleset | None = None,
-                     recorded: dict[str, Any] | None = None) -> Adjudication:
+                     recorded: dict[str, Any] | None = None,
+                     read: Callable[[str], Document] = read_yaml) -> Adjudication:
     """Load, check and resolve files; raise :class:`MalformedInput` or :class:`IllegalInput`.
 
     ``moved_from``: the state is played under that ruleset and the game moves on to
     ``ruleset`` with this round (``adjudicate --game DIR --move-ruleset``). ``recorded``: the
-    defaults of the round's ledger (replay).
+    defaults of the round's ledger (replay). ``read``: how a file is read (replay reads each
+    recorded file once, :class:`~agot_adjudicator.io.recorded.RecordedFiles`).
     """
     problems: list[Problem] = []
     state_doc = None
     try:
-        state_doc = read_yaml(state_path)
+        state_doc = read(state_path)
         problems.extend(schema_problems(state_doc, "state"))
     except InputError as exc:
         problems.extend(exc.problems)
     try:
-        docs = load_submissions(orders_paths)
+        docs = load_submissions(orders_paths, read)
     except InputError as exc:
         problems.extend(exc.problems)
         docs = []
@@ -117,7 +84,9 @@ def adjudicate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rule
             raise IllegalInput(problems)
         moved = {"from": {"name": moved_from.name, "sha256": moved_from.sha256},
                  "changes": ruleset_changes(moved_from, ruleset)}
-        state_doc.data["ruleset"] = {"name": ruleset.name, "sha256": ruleset.sha256}
+        state_doc = Document(state_doc.name, {**state_doc.data, "ruleset": {
+            "name": ruleset.name, "sha256": ruleset.sha256}}, state_doc.sha256,
+            state_doc.positions, state_doc.key_positions)  # the file's document stays as read
     return adjudicate_docs(state_doc, docs, ruleset, options, moved, recorded)
 
 

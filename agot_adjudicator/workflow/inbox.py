@@ -60,10 +60,10 @@ from agot_adjudicator.workflow.standing import (
     Standing,
     closed_parts,
     plan_merge,
-    round_docs,
     standing,
     verdict,
 )
+from agot_adjudicator.workflow.validate import read_submissions
 
 
 @dataclass
@@ -175,6 +175,10 @@ class _Intake:
         self.players = read_players(game_dir)
         self.index = Index.read(game_dir)
         self.names = name_index(ruleset)
+        # the round's stored submissions, each read once per run (issue 33: intake linear in
+        # messages); _store forgets the one it rewrites
+        self.read: dict[str, tuple[list[Document], list[Problem]]] = {}
+        self.parts: dict[str, tuple[dict[str, Any], Document | None]] = {}
 
     def process(self, message: Message) -> Outcome:
         number = self.index.next_number()
@@ -242,7 +246,9 @@ class _Intake:
             write_atomic(received_path(rd.path, number, house), received_text(
                 round_number, house, number, check.taken, check.withdrawn, where))
             write_atomic(path, stored_text(round_number, house, check.merged))
-        self.stand = standing(self.game_dir, self.ruleset)
+        self.read.pop(str(path), None)
+        self.parts.pop(house, None)
+        self.stand.files = rd.orders()  # the rest of the round stands as it was read
         return str(path.relative_to(Path(self.game_dir)))
 
     def _check(self, message: Message, number: int) -> _Check:
@@ -325,6 +331,11 @@ class _Intake:
 
     def _stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
         """The house's stored parts and the file holding them (None: nothing stored)."""
+        if house not in self.parts:
+            self.parts[house] = self._read_stored(house)
+        return self.parts[house]
+
+    def _read_stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
         path = self.stand.house_file(house)
         if not path.is_file():
             return {}, None
@@ -334,6 +345,20 @@ class _Intake:
         except InputError:
             return {}, None
         return parts_of(doc.data), doc
+
+    def _round_docs(self, house: str) -> tuple[list[Document], list[Problem]]:
+        """:func:`~agot_adjudicator.workflow.standing.round_docs` without the house's own file,
+        each file read once per run."""
+        docs: list[Document] = []
+        problems: list[Problem] = []
+        for path in self.stand.files:
+            if path == self.stand.house_file(house):
+                continue
+            if str(path) not in self.read:
+                self.read[str(path)] = read_submissions([str(path)])
+            docs.extend(self.read[str(path)][0])
+            problems.extend(self.read[str(path)][1])
+        return docs, problems
 
     def _merge(self, message: Message, check: _Check, house: str, withdraw: list[str]) -> None:
         """Which parts the message changes (RUL-P8-3, RUL-P8-7)."""
@@ -382,7 +407,7 @@ class _Intake:
         if not docs:
             docs.append(Document(check.doc.name, dict(head), check.doc.sha256,
                                  check.doc.positions, check.doc.key_positions))
-        others, problems = round_docs(stand, house)
+        others, problems = self._round_docs(house)
         result = verdict(stand, [*others, *docs], self.ruleset, problems, [check.doc.name])
         names = {d.name for d in docs}
         check.problems = [p for p in result.problems if p.file in names]
@@ -584,11 +609,5 @@ def inbox_received(game_dir: str | Path, round_number: int, house: str,
                    path: Path) -> datetime.datetime | None:
     """When the last message that changed ``house``'s stored submission for a round was
     received (``GAME/messages/index.jsonl``, P8), or None when none did or the file ``path``
-    is no longer what that message stored (edited by hand)."""
-    from agot_adjudicator.io.clock import parse_utc
-
-    entry = Index.read(game_dir).latest(round_number, house)
-    if entry is None or not path.is_file() \
-            or entry.get("stored_sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
-        return None
-    return parse_utc(str(entry.get("received")))
+    is no longer what that message stored (edited by hand): :meth:`Index.received_at`."""
+    return Index.read(game_dir).received_at(round_number, house, path)

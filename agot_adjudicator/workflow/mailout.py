@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agot_adjudicator.io.formats import MAKER
+from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.language import Names, house, sep, tr
 from agot_adjudicator.render.mail import (
@@ -64,12 +65,14 @@ def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = 
 
 
 def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str = "en",
-                 board: bool = False) -> str:
+                 names: NameIndex | None = None, board: bool = False) -> str:
     """One house's private part of its message: hand, bids, its own pending decisions and
-    its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``; with ``board``, the board in
-    words first (issue 30: its ★ allowance and the round's restrictions)."""
+    its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``. ``names``: the ruleset's
+    :func:`~agot_adjudicator.model.naming.name_index`, when the caller has made it; with
+    ``board``, the board in words first (issue 30: its ★ allowance and the round's
+    restrictions)."""
     with Names(ruleset, lang).speaking():
-        text = _private_text(run, ruleset, house_id)
+        text = _private_text(run, ruleset, house_id, names)
         if not board:
             return text
         from agot_adjudicator.render.board_text import board_text
@@ -94,10 +97,10 @@ def house_bids(run: Adjudication, house_id: str) -> tuple[dict[str, int], int | 
     return bids, wildlings
 
 
-def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str) -> list[str]:
+def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str,
+                 names: NameIndex | None = None) -> list[str]:
     """What agot holds from the house for the round (its merged submission and its answers),
-    one sentence each."""
-    from agot_adjudicator.model.naming import name_index
+    one sentence each (``names``: the ruleset's name index, made here if not given)."""
     from agot_adjudicator.render.receipt import echo_lines
 
     if run.subs is None:
@@ -111,15 +114,16 @@ def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str) -> list[str
     answers = {a.id: a.value for a in run.subs.answers.values() if a.house == house_id}
     if answers:
         data["answers"] = answers
-    return echo_lines(data, name_index(ruleset))
+    return echo_lines(data, names or name_index(ruleset))
 
 
-def _private_text(run: Adjudication, ruleset: Ruleset, house_id: str) -> str:
+def _private_text(run: Adjudication, ruleset: Ruleset, house_id: str,
+                  names: NameIndex | None = None) -> str:
     result = run.result
     bids, wildlings = house_bids(run, house_id)
     section = private_section(Private(house_id, bids, wildlings), result.state,
                               ruleset, result.pending, "text", WIDTH)
-    held = stored_lines(run, ruleset, house_id)
+    held = stored_lines(run, ruleset, house_id, names)
     if held:
         head = tr("What agot holds from you this round")
         section += f"\n{head}\n{'-' * columns(head)}\n\n" + "\n".join(
@@ -186,12 +190,13 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
     publics = {lang: public}
     picture = attachment(out)
     state = run.result.state
+    names = name_index(ruleset)  # once for every house's text
     for h in state.order_of_play():
         mine = (languages or {}).get(h) or lang
         if mine not in publics:
             publics[mine] = public_text(run, ruleset, out, maker, mine)
         view = (views or {}).get(h)
-        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine, view is not None)}"
+        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine, names, view is not None)}"
         attached = [view_file(h)] if view is not None else []
         with Names(ruleset, mine).speaking():
             if view is not None:
@@ -201,16 +206,16 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
                     "validate {file} ORDERS` gives the verdict the moderator's agot will "
                     "give, before you send.", file=view_file(h)), WIDTH, "") + "\n"
             if picture is not None or attached:
-                names = [picture[0]] if picture is not None else []
-                body += tr("\nAttached: {file}.\n", file=sep().join([*names, *attached]))
+                shown = [picture[0]] if picture is not None else []
+                body += tr("\nAttached: {file}.\n", file=sep().join([*shown, *attached]))
         extra = [(view_file(h), view)] if view is not None else []
-        title = subject(run, h, ruleset, mine)
-        digest = content_digest(title, body, picture, extra)
         files[f"{MAIL_DIR}/{h}.txt"] = body
         if view is not None:
             files[f"{MAIL_DIR}/{view_file(h)}"] = view
         if wanted is not None and not wanted(f"{MAIL_DIR}/{h}.eml"):
-            continue
+            continue  # no .eml: its subject and digest are not needed (issue 33)
+        title = subject(run, h, ruleset, mine)
+        digest = content_digest(title, body, picture, extra)
         files[f"{MAIL_DIR}/{h}.eml"] = house_eml(
             subject=title, body=body, to=addresses.get(h), attachment=picture, digest=digest,
             msg_id=message_id(state.game_id, round_name, h, digest), files=extra)

@@ -35,6 +35,7 @@ from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.ledger import LEDGER, Ledger, read_ledger
 from agot_adjudicator.io.reading import load_yaml
+from agot_adjudicator.io.recorded import RecordedFiles
 from agot_adjudicator.io.rulesets import named_ruleset
 from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
 from agot_adjudicator.io.stored import (
@@ -51,7 +52,13 @@ from agot_adjudicator.model.state import STATE_VERSION, WINNER_REASONS, winner_r
 from agot_adjudicator.render.diff import explain_state_texts
 from agot_adjudicator.render.i18n import recorded_language
 from agot_adjudicator.render.report import is_record_line
-from agot_adjudicator.workflow.adjudicate import RunOptions, adjudicate_files, render_outputs
+from agot_adjudicator.workflow.adjudicate import (
+    Adjudication,
+    Outputs,
+    RunOptions,
+    adjudicate_files,
+    render_outputs,
+)
 from agot_adjudicator.workflow.present import new_game_text, recorded_writer
 from agot_adjudicator.workflow.standing import ledger_problems
 from agot_adjudicator.workflow.validate import load_state
@@ -154,21 +161,24 @@ def _sha256(path: Path) -> str:
 
 
 def check_start(first: RoundDir, ruleset: Ruleset, explain: Explain,
-                game_dir: str | Path | None = None) -> RoundCheck | None:
+                game_dir: str | Path | None = None,
+                files: RecordedFiles | None = None) -> RoundCheck | None:
     """Round-01's state must be what ``agot new`` writes for its seed, houses and game id
-    (the release named in it, in its format version)."""
+    (the release named in it, in its format version). ``files``: the record as read once
+    (:class:`~agot_adjudicator.io.recorded.RecordedFiles`)."""
+    files = files or RecordedFiles(first.path.parent)
     check = RoundCheck(f"{first.name} (start)")
     links = escaping_links([first.state], first.path.parent)
     if links:
         check.status = MISMATCH
         check.details = [str(p) for p in links]
         return check
-    data = _raw(first)
+    data = _raw(first, files)
     ruleset = _named_ruleset(data, ruleset, game_dir)
     maker, version = recorded_writer(data)
     check.written_by = maker
     try:
-        _, state = load_state(str(first.state), ruleset)
+        _, state = load_state(str(first.state), ruleset, files.document)
     except InputError as exc:
         check.status = MISMATCH
         check.details = [str(p) for p in exc.problems]
@@ -202,12 +212,12 @@ another rule id (or a protocol id) or word a reason differently."""
 
 
 
-def _raw(rd: RoundDir | None) -> Any:
+def _raw(rd: RoundDir | None, files: RecordedFiles) -> Any:
     """The plain data of a round's state as recorded (before any upgrade), or ``_UNREAD``."""
     if rd is None or not present(rd.state):
         return _UNREAD
     try:
-        return load_yaml(rd.state, root=rd.path.parent).data
+        return files.document(rd.state).data
     except InputError:
         return _UNREAD
 
@@ -267,24 +277,27 @@ def _carry_problems(rd: RoundDir, following: RoundDir | None, run: Any) -> list[
     return out
 
 
-def _ledger(rd: RoundDir) -> Ledger | None:
+def _ledger(rd: RoundDir, files: RecordedFiles) -> Ledger | None:
     """The round's recorded ledger (docs/protocol.md P4), or None for a round without one (a
     release before it, or a round adjudicated from files)."""
     if not present(rd.path / LEDGER):
         return None
-    number = _raw(rd).get("round") if isinstance(_raw(rd), dict) else None
+    data = _raw(rd, files)
+    number = data.get("round") if isinstance(data, dict) else None
     return read_ledger(rd, number if isinstance(number, int) else rd.number)
 
 
 def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
                 explain: Explain, game_dir: str | Path | None = None,
-                keep: bool = False) -> RoundCheck:
+                keep: bool = False, files: RecordedFiles | None = None) -> RoundCheck:
     """Re-adjudicate one round folder and compare what it gives with what was recorded
-    (``keep``: keep the run on the check, to render the round again in another language)."""
+    (``keep``: keep the run on the check, to render the round again in another language;
+    ``files``: the record as read once, :class:`~agot_adjudicator.io.recorded.RecordedFiles`)."""
+    files = files or RecordedFiles(rd.path.parent)
     check = RoundCheck(rd.name)
     orders = rd.orders()
     check.submissions = len(orders)
-    next_data = _raw(following)
+    next_data = _raw(following, files)
     chain = next_data.get("chain") if isinstance(next_data, dict) else _UNREAD
     options = RunOptions.from_chain(chain)
     links = escaping_links([rd.state, *orders], rd.path.parent)
@@ -297,28 +310,17 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         moved_from = _named_ruleset(chain, ruleset, game_dir, ("ruleset_moved", "from"))
         ruleset = _named_ruleset(next_data, ruleset, game_dir)
     else:
-        ruleset = _named_ruleset(_raw(rd), ruleset, game_dir)
+        ruleset = _named_ruleset(_raw(rd, files), ruleset, game_dir)
     maker, version = (recorded_writer(next_data) if isinstance(next_data, dict)
                       else (MAKER, STATE_VERSION))
     check.written_by = maker if isinstance(next_data, dict) else ""
     try:
-        ledger = _ledger(rd)
+        ledger = _ledger(rd, files)
         run = adjudicate_files(str(rd.state), [str(p) for p in orders], ruleset, options,
-                               moved_from, ledger.defaults() if ledger else None)
+                               moved_from, ledger.defaults() if ledger else None,
+                               files.document)
         if ledger is not None and run.subs is not None:
-            complete = run.result.status == "complete"
-            used = ledger_problems(ledger, {r.id: r.value for r in run.result.resolved},
-                                   run.subs, run.state_doc, complete)
-            if used:
-                raise IllegalInput(used)
-            recorded_complete = following is not None and present(following.state)
-            if complete and recorded_complete and run.result.state.chain is not None:
-                again = ledger.before_last().after(run.result.resolved)
-                if again.text() != read_recorded(rd.path / LEDGER)[0]:
-                    raise IllegalInput([Problem(str(rd.path / LEDGER), None, None, "",
-                                                "not what the round's last run gives: its "
-                                                "entries were changed after the fact")])
-                run.result.state.chain["decisions"] = again.chain_entry()
+            _check_ledger(rd, following, ledger, run)
     except (InputError, UsageError) as exc:
         check.status = MISMATCH
         problems = exc.problems if isinstance(exc, InputError) else [str(exc)]
@@ -348,18 +350,7 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
     if keep:
         check.rendered = rendered
     if following is None or not present(following.state):
-        if out.state is None:
-            check.status = PENDING
-            check.details = [f"{len(run.result.pending)} decision(s) pending: "
-                             + ", ".join(p.request.id for p in run.result.pending)]
-        elif present(rd.report) and read_recorded(rd.report)[0] == out.report:
-            check.status = MISMATCH  # the report of a complete run is there, its state is not
-            check.details = [f"{rd.path.parent / round_dir_name(rd.number + 1)}/state.yaml: "
-                             f"missing, although {rd.report} records the round as complete"]
-        else:
-            check.status = OPEN
-            check.details = ["the recorded submissions complete the round; next state not "
-                             "written yet (`agot adjudicate --game`)"]
+        _unfinished(check, rd, run, out)
         return check
     if out.state is None:
         check.status = MISMATCH
@@ -385,6 +376,44 @@ def check_round(rd: RoundDir, following: RoundDir | None, ruleset: Ruleset,
         _compare_file(check, path, expected, text=path.suffix != ".svg")
     _compare_mail(check, rd, run, ruleset, out, maker)
     return check
+
+
+def _check_ledger(rd: RoundDir, following: RoundDir | None, ledger: Ledger,
+                  run: Adjudication) -> None:
+    """The round's ledger against the run (RUL-P8-7): no recorded decision resolved otherwise,
+    and, for a completed round, the ledger its last run gives (put in the run's chain); raises
+    :class:`IllegalInput` where the record was changed after the fact."""
+    assert run.subs is not None
+    complete = run.result.status == "complete"
+    used = ledger_problems(ledger, {r.id: r.value for r in run.result.resolved},
+                           run.subs, run.state_doc, complete)
+    if used:
+        raise IllegalInput(used)
+    recorded_complete = following is not None and present(following.state)
+    if complete and recorded_complete and run.result.state.chain is not None:
+        again = ledger.before_last().after(run.result.resolved)
+        if again.text() != read_recorded(rd.path / LEDGER)[0]:
+            raise IllegalInput([Problem(str(rd.path / LEDGER), None, None, "",
+                                        "not what the round's last run gives: its "
+                                        "entries were changed after the fact")])
+        run.result.state.chain["decisions"] = again.chain_entry()
+
+
+def _unfinished(check: RoundCheck, rd: RoundDir, run: Adjudication, out: Outputs) -> None:
+    """The last round folder, with no next state: pending, open (the submissions complete it,
+    not yet adjudicated), or a complete run's report without its state (a mismatch)."""
+    if out.state is None:
+        check.status = PENDING
+        check.details = [f"{len(run.result.pending)} decision(s) pending: "
+                         + ", ".join(p.request.id for p in run.result.pending)]
+    elif present(rd.report) and read_recorded(rd.report)[0] == out.report:
+        check.status = MISMATCH  # the report of a complete run is there, its state is not
+        check.details = [f"{rd.path.parent / round_dir_name(rd.number + 1)}/state.yaml: "
+                         f"missing, although {rd.report} records the round as complete"]
+    else:
+        check.status = OPEN
+        check.details = ["the recorded submissions complete the round; next state not "
+                         "written yet (`agot adjudicate --game`)"]
 
 
 def _compare_file(check: RoundCheck, path: Path, expected: str, *, text: bool) -> None:
@@ -611,14 +640,17 @@ def provisional_records(dirs: list[RoundDir]) -> list[Problem]:
 
 
 def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
-                explain: Explain = explain_state_texts, keep: bool = False) -> Replay:
+                explain: Explain = explain_state_texts, keep: bool = False,
+                files: RecordedFiles | None = None) -> Replay:
     """Check every round of ``game_dir`` (see the module docstring).
 
     A round whose state.yaml is a provisional state (a stopped run's now.yaml put in its
     place) is refused as bad input (:class:`IllegalInput`, exit 1) before anything is
     replayed. A stopped round's own now.yaml and now.svg are not part of the record:
-    they are neither read nor checked (docs/protocol.md P4).
+    they are neither read nor checked (docs/protocol.md P4). ``files``: the record's YAML
+    files as this command reads them, each once (made here when not given).
     """
+    files = files or RecordedFiles(game_dir)
     dirs = round_dirs(game_dir)
     provisional = provisional_records(dirs)
     if provisional:
@@ -631,7 +663,7 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
             "after its commit point (its files are not all in place); run `agot adjudicate "
             f"--game {game_dir}` to finish it, then replay again"]))
     if check_new:
-        start = check_start(dirs[0], ruleset, explain, game_dir)
+        start = check_start(dirs[0], ruleset, explain, game_dir, files)
         if start is not None:
             checks.append(start)
     for index, rd in enumerate(dirs):
@@ -640,7 +672,7 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
             checks.append(RoundCheck(rd.name, status=MISMATCH,
                                      details=[f"{rd.state}: missing"]))
             continue
-        checks.append(check_round(rd, following, ruleset, explain, game_dir, keep))
+        checks.append(check_round(rd, following, ruleset, explain, game_dir, keep, files))
     return Replay(game_dir, checks)
 
 

@@ -131,11 +131,15 @@ def load_message(path: Path, root: Path) -> EmailMessage:
     return msg
 
 
+TIMEOUT = 60.0
+"""Seconds an SMTP connection waits for the server before it gives up (tests shorten it)."""
+
+
 def connect(server: Server) -> smtplib.SMTP:
     """An SMTP session: EHLO, STARTTLS when asked (refused if the server does not offer it),
     login when a user is given."""
     try:
-        smtp = smtplib.SMTP(server.host, server.port, timeout=60)
+        smtp = smtplib.SMTP(server.host, server.port, timeout=TIMEOUT)
     except OSError as exc:
         raise UsageError(f"--smtp {server.host}:{server.port}: cannot connect "
                          f"({exc.strerror or exc})") from None

@@ -13,17 +13,22 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.engine.board import castle_count, controller
 from agot_adjudicator.errors import InputError, Problem, UsageError
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
+from agot_adjudicator.io.recorded import RecordedFiles
 from agot_adjudicator.model.ruleset import TRACKS, Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.report import is_record_line
 from agot_adjudicator.workflow.replay import Rendered, Replay, replay_game
 from agot_adjudicator.workflow.validate import load_state
+
+if TYPE_CHECKING:  # imported where they are used: the pages' modules load only for a site
+    from agot_adjudicator.render.language import Names
+    from agot_adjudicator.render.site import GameSite, RoundPage
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
@@ -73,12 +78,21 @@ def _round_folder(game_dir: str, number: int | None) -> RoundDir:
     return found[0]
 
 
-def _played_under(state_path: Path, game_dir: str, fallback: Ruleset) -> Ruleset:
+def _played_under(state_path: Path, game_dir: str, fallback: Ruleset,
+                  recorded: RecordedFiles | None = None) -> Ruleset:
     """The ruleset a recorded state names (the game's ``rulesets/`` folder, the packaged one
-    or the package's archive), else ``fallback`` (whose check then says what to do)."""
-    from agot_adjudicator.io.rulesets import state_ruleset
+    or the package's archive), else ``fallback`` (whose check then says what to do).
+    ``recorded``: the record as this command read it (each file once)."""
+    from agot_adjudicator.io.rulesets import named_ruleset, state_ruleset
 
-    return state_ruleset(state_path, game_dir) or fallback
+    if recorded is None:
+        return state_ruleset(state_path, game_dir) or fallback
+    try:
+        data = recorded.document(state_path).data
+    except InputError:
+        return fallback
+    return named_ruleset(data.get("ruleset") if isinstance(data, dict) else None,
+                         game_dir) or fallback
 
 
 def round_svg(game_dir: str, number: int | None, ruleset: Ruleset, lang: str = "en") -> str:
@@ -182,22 +196,18 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     round as played and of the last board (default: when the PNG renderer is installed).
     Nothing is written here: the caller writes ``files`` (all or nothing refused).
     """
-    from agot_adjudicator.render.charts import step_through
-    from agot_adjudicator.render.language import Names, tr
+    from agot_adjudicator.render.language import Names
     from agot_adjudicator.render.picture import render_round_svg, render_svg
     from agot_adjudicator.render.png import png_available, svg_to_png
     from agot_adjudicator.render.site import (
         GameSite,
         RoundPage,
-        index_html,
         inline_map,
         picture_alt,
-        round_file,
-        round_html,
     )
-    from agot_adjudicator.render.sitestyle import STYLE, STYLESHEET
 
-    replay = replay_game(game_dir, ruleset, check_new=check_new, keep=True)
+    recorded = RecordedFiles(game_dir)  # each recorded file read once, for replay and pages
+    replay = replay_game(game_dir, ruleset, check_new=check_new, keep=True, files=recorded)
     rendered = {c.folder: c.rendered for c in replay.checks}
     if not replay.ok:
         return SiteBuild({}, replay)
@@ -209,9 +219,9 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     final_event = None
     names = Names(ruleset, lang)
     for index, rd in enumerate(dirs):
-        ruleset = _played_under(rd.state, game_dir, ruleset)
+        ruleset = _played_under(rd.state, game_dir, ruleset, recorded)
         names = Names(ruleset, lang)
-        _, state = load_state(str(rd.state), ruleset)
+        _, state = load_state(str(rd.state), ruleset, recorded.document)
         latest = state
         following = dirs[index + 1] if index + 1 < len(dirs) else None
         if not rd.report.is_file():
@@ -223,7 +233,8 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
                          status="adjudicated" if done else "stopped on pending decisions")
         if done and following is not None:
             _, after = load_state(str(following.state),
-                                  _played_under(following.state, game_dir, ruleset))
+                                  _played_under(following.state, game_dir, ruleset, recorded),
+                                  recorded.document)
             if moves is None:
                 moves = render_round_svg(state, events, ruleset, lang=lang)
             if board is None:
@@ -248,6 +259,21 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     site = GameSite(latest.game_id, ruleset.title, latest.round, latest.phase,
                     _standing(latest, ruleset), pages, board_path, latest.winner,
                     final_event if latest.winner else None)
+    _finish(site, pages, files, names, ruleset, lang, png)
+    return SiteBuild(dict(sorted(files.items())), replay)
+
+
+def _finish(site: GameSite, pages: list[RoundPage], files: dict[str, str | bytes], names: Names,
+            ruleset: Ruleset, lang: str, png: bool) -> None:
+    """The index's map of the board now, the step-through of every round, the pages, the web
+    fonts and the stylesheet, added to ``files``."""
+    from agot_adjudicator.render.charts import step_through
+    from agot_adjudicator.render.language import tr
+    from agot_adjudicator.render.png import svg_to_png
+    from agot_adjudicator.render.site import index_html, inline_map, round_file, round_html
+    from agot_adjudicator.render.sitestyle import STYLE, STYLESHEET
+
+    board_path = site.board
     if board_path is not None:
         last = next(p for p in reversed(pages) if "board" in p.pictures)
         with names.speaking():
@@ -261,7 +287,7 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     with names.speaking():
         steps = step_through([(p.number, str(files[p.pictures["moves"]])) for p in pages
                               if "moves" in p.pictures],
-                             tr("Game {game}, round by round", game=latest.game_id))
+                             tr("Game {game}, round by round", game=site.game_id))
     if steps is not None:
         files["rounds.svg"] = steps
         site.steps = "rounds.svg"
@@ -272,7 +298,6 @@ def build_site(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     files.update(fonts)
     files[STYLESHEET] = STYLE + faces
     files.update(html)
-    return SiteBuild(dict(sorted(files.items())), replay)
 
 
 def check_site_output(game_dir: str, out_dir: str) -> None:

@@ -22,7 +22,7 @@ checked for what no Westeros card can cure (R4.4).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -156,13 +156,16 @@ class Verdict:
 
 def round_docs(stand: Standing, replace_house: str | None = None,
                doc: Document | None = None,
-               extra: Sequence[Document] = ()) -> tuple[list[Document], list[Problem]]:
+               extra: Sequence[Document] = (),
+               read: Callable[[str], Document] = read_yaml,
+               ) -> tuple[list[Document], list[Problem]]:
     """The round's submission documents as ``adjudicate --game`` reads them, with the house's
     own file replaced by ``doc`` (a message's merged submission, checked before it is stored)
-    and ``extra`` documents added; and the problems of the files that do not load."""
+    and ``extra`` documents added; and the problems of the files that do not load. ``read``:
+    how a file is read (``status`` reads each once, :mod:`agot_adjudicator.io.recorded`)."""
     paths = [str(p) for p in stand.files
              if replace_house is None or p != stand.house_file(replace_house)]
-    docs, problems = read_submissions(paths)
+    docs, problems = read_submissions(paths, read=read)
     if doc is not None:
         docs.append(doc)
     docs.extend(extra)

@@ -23,14 +23,14 @@ from typing import Any
 
 from agot_adjudicator.errors import InputError
 from agot_adjudicator.io.clock import parse_utc, utc_text
+from agot_adjudicator.io.messages import Index
 from agot_adjudicator.io.players import read_players
+from agot_adjudicator.io.recorded import RecordedFiles
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.language import PHASE_TITLES, Names, file_name_text, sep, speaker, tr
 from agot_adjudicator.render.language import house as house_name
-from agot_adjudicator.workflow.inbox import inbox_received
 from agot_adjudicator.workflow.standing import round_docs, standing, verdict
-from agot_adjudicator.workflow.validate import read_yaml
 
 
 def file_time(path: Path) -> datetime.datetime:
@@ -186,9 +186,9 @@ class GameStatus:
                 "other_files": [f.to_dict() for f in self.others]}
 
 
-def _house_of(path: Path, houses: list[str]) -> str | None:
+def _house_of(path: Path, houses: list[str], recorded: RecordedFiles) -> str | None:
     try:
-        house = read_yaml(str(path)).data.get("house")
+        house = recorded.document(path).data.get("house")
     except InputError:
         house = None
     if isinstance(house, str) and house in houses:
@@ -208,7 +208,8 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
     players = read_players(game_dir)
     deadline = parse_utc(players.deadline) if players.deadline else None
     files = stand.files
-    docs, load_problems = round_docs(stand)
+    recorded = RecordedFiles(None)  # each submission file read once (issue 33)
+    docs, load_problems = round_docs(stand, read=recorded.document)
     result = verdict(stand, docs, ruleset, load_problems)
     by_file: dict[str, list[int]] = {str(p): [0, 0] for p in files}
     for problem in result.problems:
@@ -217,10 +218,11 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
         by_file.setdefault(warning.file, [0, 0])[1] += 1
     status = {h: HouseStatus(h) for h in houses}
     others: list[FileStatus] = []
+    index = Index.read(game_dir)
     for path in files:
-        house = _house_of(path, houses)
+        house = _house_of(path, houses, recorded)
         problems, warnings = by_file[str(path)]
-        when = (inbox_received(game_dir, state.round, house, path)
+        when = (index.received_at(state.round, house, path)
                 if house is not None and path == stand.house_file(house) else None) \
             or file_time(path)
         info = FileStatus(file_name_text(path.name), house, when, problems == 0, problems,

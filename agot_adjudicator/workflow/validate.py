@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,10 +52,12 @@ def read_yaml(path: str) -> Document:
         raise MalformedInput(exc.problems) from None
 
 
-def load_state(path: str, ruleset: Ruleset) -> tuple[Document, GameState]:
+def load_state(path: str, ruleset: Ruleset,
+               read: Callable[[str], Document] = read_yaml) -> tuple[Document, GameState]:
     """Load a state file: safe YAML, schema (:class:`MalformedInput`), then rule checks
-    (:class:`IllegalInput`)."""
-    doc = read_yaml(path)
+    (:class:`IllegalInput`). ``read``: how a file is read (:func:`read_yaml`; a record's files
+    are read once per command, :class:`~agot_adjudicator.io.recorded.RecordedFiles`)."""
+    doc = read(path)
     problems = schema_problems(doc, "state")
     if problems:
         raise MalformedInput(problems)
@@ -65,16 +67,19 @@ def load_state(path: str, ruleset: Ruleset) -> tuple[Document, GameState]:
     return doc, GameState.from_dict(doc.data)
 
 
-def load_submissions(paths: Sequence[str]) -> list[Document]:
+def load_submissions(paths: Sequence[str],
+                     read: Callable[[str], Document] = read_yaml) -> list[Document]:
     """Load submission files; every problem of every file at once (:class:`MalformedInput`)."""
-    docs, problems = read_submissions(paths)
+    docs, problems = read_submissions(paths, read=read)
     if problems:
         raise MalformedInput(problems)
     return docs
 
 
 def read_submissions(paths: Sequence[str], names: NameIndex | None = None,
-                     notes: list[Problem] | None = None) -> tuple[list[Document], list[Problem]]:
+                     notes: list[Problem] | None = None,
+                     read: Callable[[str], Document] = read_yaml,
+                     ) -> tuple[list[Document], list[Problem]]:
     """The submission files that load and pass their schema, and the problems of the others.
 
     ``names`` (``agot validate``): a file that writes display names (``卡林湾``, ``Moat
@@ -84,7 +89,7 @@ def read_submissions(paths: Sequence[str], names: NameIndex | None = None,
     docs, problems = [], []
     for path in paths:
         try:
-            doc = read_yaml(path)
+            doc = read(path)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
