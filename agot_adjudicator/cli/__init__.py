@@ -39,6 +39,7 @@ COMMANDS = {
     "site": "agot_adjudicator.cli.record:site",
     "reveal": "agot_adjudicator.cli.record:reveal",
     "schema": "agot_adjudicator.cli.reference:schema",
+    "preview": "agot_adjudicator.cli.kit:preview",
     "ruleset": "agot_adjudicator.cli.reference:ruleset",
     "rules": "agot_adjudicator.cli.reference:rules",
     "conformance": "agot_adjudicator.cli.reference:conformance",

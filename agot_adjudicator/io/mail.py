@@ -43,6 +43,9 @@ MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 YAML_TYPES = ("text/yaml", "application/yaml", "application/x-yaml", "text/x-yaml")
 _HEADER_NAMES = ("from", "date", "subject", "message-id", "to", "mime-version")
+_VIEW_LINE = re.compile(rb"""^[ \t]*(["']?)format\1[ \t]*:[ \t]*(["']?)agot-view/1\2""",
+                        re.MULTILINE)
+"""The line of a house view (agot-view/1): an attachment that is the mail's view, not a reply."""
 _FORMAT_LINE = re.compile(r"""^format:[ \t]*(["']?)agot-orders/1\1[ \t]*(#.*)?$""")
 _KEY_LINE = re.compile(r"""^(?:[A-Za-z_$][\w$-]*|"[^"]*"|'[^']*')[ \t]*:(?:[ \t]|$)""")
 _BAD_DEFECTS = ("StartBoundaryNotFoundDefect", "MultipartInvariantViolationDefect",
@@ -364,6 +367,8 @@ def read_message(incoming: Incoming) -> Message:
                                             "(1 MiB)", attachment=label, size=len(payload),
                                             limit=MAX_BYTES))
                 continue
+            if _VIEW_LINE.search(payload[:4096]):
+                continue  # a house view sent back with a reply is no submission (RUL-P8-1)
             attachments.append((label, payload))
         elif ctype in ("text/plain", "text/html") and disposition != "attachment":
             try:
