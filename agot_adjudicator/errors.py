@@ -183,3 +183,10 @@ class UsageError(AgotError):
     the one usage error of the package (Click reports its own parsing errors, also exit 2)."""
 
     exit_code = ExitCode.USAGE
+
+
+class JudgeFailed(AgotError):
+    """A pass that could not do all it should (a server unreachable, a login refused, a
+    mailbox gone): what it did stands, the rest is done by the next pass. Exit 2."""
+
+    exit_code = ExitCode.USAGE

@@ -153,7 +153,7 @@ def test_a_stopped_round_in_chinese(runner, tmp_path):
     assert "以上内容均已发生" in report and "- 输出状态：无（因等待决定而暂停）" in report
     stark = (rd / "mail" / "stark.txt").read_text(encoding="utf-8")
     for text in ("仅限史塔克——请勿转发", "手牌：", "待你回答的问题：", "默认：{}", "你的回答",
-                 "  # 例如 {", "  r1/orders/stark: {}", "附件：now.svg。"):
+                 "  # 例如 {", "  r1/orders/stark: {}", "附件：now.svg、stark.view.yaml。", "文字棋盘"):
         assert text in stark, text
     assert runner.invoke(main, ["replay", str(game)]).exit_code == 0
 

@@ -72,7 +72,8 @@ def test_every_run_writes_the_mail_folder(played):
     for name, picture in (("round-01", "board.svg"), ("round-02", "now.svg")):
         mail = played / name / "mail"
         assert sorted(p.name for p in mail.iterdir()) == sorted(
-            ["report.txt", *(f"{h}.txt" for h in HOUSES), *(f"{h}.eml" for h in HOUSES)])
+            ["report.txt", *(f"{h}.txt" for h in HOUSES), *(f"{h}.eml" for h in HOUSES),
+             *(f"{h}.view.yaml" for h in HOUSES)])  # each house's view (issue 30)
         public = (mail / "report.txt").read_text(encoding="utf-8")
         for line in public.splitlines():
             assert columns(line) <= 72, line
@@ -85,7 +86,10 @@ def test_every_run_writes_the_mail_folder(played):
             assert msg["To"] == f"{house}@example.org"
             assert msg["Date"] is None and msg["From"] is None
             assert msg["Message-ID"].endswith(f".{house}.{name}.demo@agot.invalid>")
-            (attached,) = list(msg.iter_attachments())
+            attached, view = list(msg.iter_attachments())
+            assert view.get_filename() == f"{house}.view.yaml"
+            assert view.get_content_type() == "application/yaml"
+            assert view.get_content() == (mail / f"{house}.view.yaml").read_bytes()
             assert attached.get_filename() == picture
             assert attached.get_content_type() == "image/svg+xml"
             assert attached.get_content() == (played / name / picture).read_bytes()
@@ -123,7 +127,7 @@ def test_a_completed_round_replaces_the_stop_mail(played, runner):
     adjudicate(runner, played)
     msg = parse(played / "round-02" / "mail" / "stark.eml")
     assert msg["Message-ID"] != stop_id
-    assert [a.get_filename() for a in msg.iter_attachments()] == ["board.svg"]
+    assert [a.get_filename() for a in msg.iter_attachments()] == ["board.svg", "stark.view.yaml"]
     assert "Stopped: decisions pending" not in body_of(msg)
 
 

@@ -50,11 +50,28 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     With --game DIR: check FILE... against the board as it stands now.
     """
     if game_dir is not None:
+        from agot_adjudicator.io.gamedir import round_dirs
+
+        try:
+            round_dirs(game_dir)
+        except UsageError as exc:
+            raise UsageError(f"{exc}; a player checks a file on the house view attached to "
+                             "the house's mail: agot validate VIEW FILE") from None
         _validate_game(ctx, game_dir, [p for p in (state, *orders) if p is not None],
                        chosen_language(lang), names)
         return
     if state is None:
         raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
+    from agot_adjudicator.cli.kit import is_order_file, validate_view, view_for
+
+    found = view_for(ctx, state)
+    if found is not None:
+        validate_view(ctx, found[0], found[1], list(orders), chosen_language(lang))
+        return
+    if is_order_file(state):
+        raise UsageError(f"{state} is an order file (agot-orders/1): give the board first, "
+                         f"the house view attached to your mail (agot validate VIEW {state}) "
+                         f"or a state (agot validate STATE {state})")
     ruleset = ruleset_for(ctx, state)
     from agot_adjudicator.workflow.validate import validate_files
 
@@ -74,10 +91,16 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: st
     of its house (merged over its stored submission), with the verdict ``inbox``, ``status``
     and ``adjudicate --game`` give (docs/protocol.md P8, RUL-P8-8); no FILE: the round's own
     files."""
+    from agot_adjudicator.cli.kit import stale_views
     from agot_adjudicator.io.gamedir import current_round
     from agot_adjudicator.model.naming import name_index
     from agot_adjudicator.workflow.standing import Verdict, check_files
 
+    given = bool(files)
+    files = stale_views(ctx, game_dir, files)
+    if given and not files:
+        click.echo(tr("ok: the view(s) show the board as it stands"))
+        return
     rd = current_round(game_dir)
     ruleset = ruleset_for(ctx, rd.state, game_dir)
     board, _ = board_for(ctx, None, game_dir)
@@ -105,7 +128,8 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: st
 @click.argument("state", required=False, type=click.Path(dir_okay=False))
 @game_option("Sketch for the board of game directory DIR as it stands now (a stopped "
              "round's now.yaml, else its state.yaml) instead of STATE.")
-@click.option("--house", required=True, help="The house whose order file to sketch.")
+@click.option("--house", help="The house whose order file to sketch (a house view's own house "
+              "when STATE is a view).")
 @click.option("--schema-ref", default="orders.schema.json", show_default=True, metavar="PATH",
               help="Where the file's `# yaml-language-server: $schema=` line points "
               "(save it with `agot schema orders > PATH`; a path relative to the order file, or a URL).")
@@ -114,23 +138,38 @@ def _validate_game(ctx: click.Context, game_dir: str, files: list[str], lang: st
 @lang_option("The YAML keys and values stay ids; Chinese comments name them by the glossary.")
 @click.pass_context
 @handle_errors
-def template(ctx: click.Context, state: str | None, game_dir: str | None, house: str,
+def template(ctx: click.Context, state: str | None, game_dir: str | None, house: str | None,
              schema_ref: str, output: str | None, lang: str | None) -> None:
     """Print an order file skeleton for HOUSE: its areas, legal orders and plans, as comments.
 
     Left as it is, the skeleton is a valid agot-orders/1 file that submits
     nothing; uncomment the lines you need. It never reads the order of the
-    Westeros decks, so it may be sent to the player.
+    Westeros decks, so it may be sent to the player. STATE may be the house
+    view of a mail (agot-view/1): the skeleton of its house, to check with
+    `agot validate VIEW THIS_FILE`.
     """
-    board, ruleset = board_for(ctx, state, game_dir)
-    from agot_adjudicator.workflow.present import template_text
+    from agot_adjudicator.cli.kit import view_for
+    from agot_adjudicator.workflow.present import template_text, view_template_text
     from agot_adjudicator.workflow.validate import check_output
 
-    text = template_text(board, house, ruleset, schema_ref, game_dir, chosen_language(lang))
+    found = view_for(ctx, state) if state is not None and game_dir is None else None
+    if found is not None:
+        view, ruleset = found
+        if house is not None and house != view.house:
+            raise UsageError(f"--house {house}: {state} is the view of {view.house}; a house "
+                             "writes its orders on its own view")
+        text = view_template_text(view, ruleset, schema_ref, chosen_language(lang))
+        source = str(state)  # a view was read from it
+    else:
+        if house is None:
+            raise UsageError("give --house HOUSE (or a house view as STATE)")
+        board, ruleset = board_for(ctx, state, game_dir)
+        text = template_text(board, house, ruleset, schema_ref, game_dir, chosen_language(lang))
+        source = str(board.doc.name)
     if output is None:
         click.echo(text, nl=False)
         return
-    check_output(output, [str(board.doc.name)])
+    check_output(output, [source])
     write_atomic(output, text)
     say_wrote(output, chosen_language(lang))
 

@@ -52,27 +52,69 @@ def provisional_line(board: Board, ruleset: Ruleset, lang: str = "en") -> str:
               help="Show only what every house may see (hand sizes; no decks, no seed).")
 @game_option("Show the board of game directory DIR as it stands now (a stopped round's "
              "now.yaml, else its state.yaml) instead of STATE.")
+@click.option("--format", "fmt", type=click.Choice(["text", "view"]), default="text",
+              show_default=True, help="Tables, or with --game DIR --house H the house view "
+              "file (agot-view/1) a player checks orders on: agot validate VIEW ORDERS.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write to this file instead of standard output.")
 @lang_option("Chinese names houses, areas, orders and cards by the glossary's names.")
 @click.pass_context
 @handle_errors
 def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
-         game_dir: str | None, lang: str | None) -> None:
+         game_dir: str | None, fmt: str, output: str | None, lang: str | None) -> None:
     """Print the board, the tracks and the houses of STATE (or --game DIR) as tables.
 
     Without --house or --public: the moderator's view, with every hand, the
-    Westeros decks and the seed (never to be forwarded).
+    Westeros decks and the seed (never to be forwarded). STATE may be a
+    house view (agot-view/1, attached to each house's mail): that house's
+    tables. --format view --game DIR --house H writes the house view.
     """
     if public and house is not None:
         raise UsageError("give --public or --house HOUSE, not both")
+    lang = chosen_language(lang)
+    if fmt == "view":
+        _write_view(ctx, state, game_dir, house, public, output, lang)
+        return
+    from agot_adjudicator.cli.kit import view_for, view_line
+
+    found = view_for(ctx, state) if state is not None and game_dir is None else None
+    if found is not None:
+        view, ruleset = found
+        if public or (house is not None and house != view.house):
+            raise UsageError(f"{state} is the view of {view.house}: it shows that house's "
+                             "view only")
+        _out(output, view_line(view, lang) + show_text(view.board, ruleset, view.house,
+                                                       lang=lang),
+             lang)
+        return
     board, ruleset = board_for(ctx, state, game_dir)
     game = board.state
     if house is not None and house not in game.houses:
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
-    lang = chosen_language(lang)
-    if board.provisional:
-        click.echo(provisional_line(board, ruleset, lang), nl=False)
-    click.echo(show_text(game, ruleset, house, public=public, lang=lang), nl=False)
+    text = provisional_line(board, ruleset, lang) if board.provisional else ""
+    _out(output, text + show_text(game, ruleset, house, public=public, lang=lang), lang)
+
+
+def _out(output: str | None, text: str, lang: str) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    write_atomic(output, text)
+    say_wrote(output, lang)
+
+
+def _write_view(ctx: click.Context, state: str | None, game_dir: str | None,
+                house: str | None, public: bool, output: str | None, lang: str) -> None:
+    """``show --game DIR --house H --format view``: the house view of the current stop."""
+    from agot_adjudicator.io.gamedir import board_now
+    from agot_adjudicator.workflow.kit import view_data, view_text
+
+    if game_dir is None or state is not None or house is None or public:
+        raise UsageError("--format view writes a house's view of a game directory: give "
+                         "--game DIR --house HOUSE (no STATE, no --public)")
+    ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
+    _out(output, view_text(view_data(game_dir, house, ruleset)), lang)
 
 
 @click.command("map", epilog=EPILOG)

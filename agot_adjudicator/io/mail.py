@@ -77,6 +77,9 @@ MAX_MBOX_BYTES = 1024 * 1024 * 1024
 
 YAML_TYPES = ("text/yaml", "application/yaml", "application/x-yaml", "text/x-yaml")
 _HEADER_NAMES = ("from", "date", "subject", "message-id", "to", "mime-version")
+_VIEW_LINE = re.compile(rb"""^[ \t]*(["']?)format\1[ \t]*:[ \t]*(["']?)agot-view/1\2""",
+                        re.MULTILINE)
+"""The line of a house view (agot-view/1): an attachment that is the mail's view, not a reply."""
 _BAD_DEFECTS = ("StartBoundaryNotFoundDefect", "MultipartInvariantViolationDefect",
                 "NoBoundaryInMultipartDefect", "CloseBoundaryNotFoundDefect")
 
@@ -472,8 +475,8 @@ def _part(message: Message, part: EmailMessage, attachments: list[tuple[str, byt
             message.problems.append(Msg("{attachment} is {size} bytes; the limit is {limit} "
                                         "(1 MiB)", attachment=label, size=len(payload),
                                         limit=MAX_BYTES))
-        else:
-            attachments.append((label, payload))
+        elif not _VIEW_LINE.search(payload[:4096]):  # a house view sent back with a reply
+            attachments.append((label, payload))  # is no submission (RUL-P8-1)
     elif ctype in ("text/plain", "text/html") and disposition != "attachment":
         try:
             encoded = part.get_payload()

@@ -36,6 +36,8 @@ class Index:
     folder: Path
     entries: list[dict[str, Any]] = field(default_factory=list)
     last: int = 0
+    orphans: dict[str, int] = field(default_factory=dict)
+    """Kept messages without an index line (a run killed in between): SHA8 -> number."""
     _first: dict[tuple[str, Any], int] = field(default_factory=dict, repr=False)
     """The position of the first non-duplicate entry with a SHA-256 (``("sha", digest)``) or a
     Message-ID and sender (``("id", (id, sender))``)."""
@@ -61,15 +63,23 @@ class Index:
                 if isinstance(entry, dict) and isinstance(entry.get("n"), int):
                     index._add(entry)
         numbers = [e["n"] for e in index.entries]
+        listed = set(numbers)
         if folder.is_dir():  # a message kept by a run killed before its index line
             for child in folder.iterdir():
-                head = child.name.split("-", 1)[0]
+                head, _, rest = child.name.partition("-")
                 if head.isdigit():
                     numbers.append(int(head))
+                    stem, _, suffix = rest.partition(".")
+                    if int(head) not in listed and suffix in ("eml", "txt"):
+                        index.orphans[stem] = int(head)
         index.last = max(numbers, default=0)
         return index
 
-    def next_number(self) -> int:
+    def next_number(self, sha256: str | None = None) -> int:
+        """The next message number; a message whose copy a killed run kept without its index
+        line gets that copy's number again (the same message, the same files)."""
+        if sha256 is not None and sha256[:8] in self.orphans:
+            return self.orphans.pop(sha256[:8])
         self.last += 1
         return self.last
 

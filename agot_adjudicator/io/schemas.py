@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they a
 
 # --- JSON Schema ---------------------------------------------------------------------------
 
-SCHEMA_NAMES = ("state", "orders", "ruleset", "scenario", "players", "decisions")
+SCHEMA_NAMES = ("state", "orders", "ruleset", "scenario", "players", "decisions", "judge", "view")
 
 
 @cache

@@ -10,6 +10,7 @@ as ``image/svg+xml``, base64. Lines end with CRLF (``email.policy.SMTP``).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from email.message import EmailMessage
 from email.policy import SMTP
 
@@ -22,10 +23,12 @@ MAIL_DOMAIN = "agot.invalid"
 """The right-hand side of the message ids agot makes (a reserved name: never a real host)."""
 
 
-def content_digest(subject: str, body: str, attachment: tuple[str, str] | None) -> str:
-    """SHA-256 of what a message says (subject, text, attachment), not of whom it goes to."""
+def content_digest(subject: str, body: str, attachment: tuple[str, str] | None,
+                   files: Sequence[tuple[str, str]] = ()) -> str:
+    """SHA-256 of what a message says (subject, text, attachment, attached files), not of
+    whom it goes to."""
     h = hashlib.sha256()
-    for part in (subject, body, *(attachment or ("", ""))):
+    for part in (subject, body, *(attachment or ("", "")), *(x for f in files for x in f)):
         data = part.encode("utf-8")
         h.update(len(data).to_bytes(8, "big") + data)
     return h.hexdigest()
@@ -42,9 +45,11 @@ def message_id(game_id: str, round_name: str, house: str, digest: str) -> str:
 
 
 def house_eml(*, subject: str, body: str, msg_id: str, to: str | None = None,
-              attachment: tuple[str, str] | None = None, digest: str = "") -> str:
+              attachment: tuple[str, str] | None = None, digest: str = "",
+              files: Sequence[tuple[str, str]] = ()) -> str:
     """The ``.eml`` text of one message (ASCII, CRLF line ends): headers Subject, To (when
-    known), Message-ID, the text and the picture (``(file name, SVG text)``) attached."""
+    known), Message-ID, the text, the picture (``(file name, SVG text)``) and ``files``
+    (``(file name, YAML text)``: the house view, ``application/yaml``) attached."""
     msg = EmailMessage(policy=SMTP)
     msg["Subject"] = subject
     if to:
@@ -55,6 +60,10 @@ def house_eml(*, subject: str, body: str, msg_id: str, to: str | None = None,
         name, svg = attachment
         msg.add_attachment(svg.encode("utf-8"), maintype="image", subtype="svg+xml",
                            filename=name, cte="base64")
+    for name, text in files:
+        msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",
+                           filename=name, cte="base64")
+    if attachment is not None or files:
         # "=_" never occurs in quoted-printable or base64 text: a safe, fixed boundary.
         msg.set_boundary(f"=_agot_{(digest or msg_id.encode().hex())[:32]}")
     return msg.as_bytes().decode("ascii")

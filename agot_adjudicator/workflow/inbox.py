@@ -48,7 +48,14 @@ from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
 from agot_adjudicator.io.players import Players, read_players, secret_matches
 from agot_adjudicator.io.reading import Document, load_yaml, parse_text
 from agot_adjudicator.io.schemas import schema_problems
-from agot_adjudicator.io.stored import AHEAD, received_path, received_text, stored_text
+from agot_adjudicator.io.stored import (
+    AHEAD,
+    merge_received,
+    received_files,
+    received_path,
+    received_text,
+    stored_text,
+)
 from agot_adjudicator.io.submissions import HouseSection, Source, plan_problems
 from agot_adjudicator.io.writing import write_atomic, write_private
 from agot_adjudicator.model.naming import NameIndex, name_index
@@ -182,7 +189,8 @@ class _Intake:
         self.players = read_players(game_dir)
         self.index = Index.read(game_dir)
         self.names = name_index(ruleset)
-        self.orphans = _orphans(self.index)
+        self.redo = False
+        self.number = 0
         # the round's stored submissions, each read once per run (issue 33: intake linear in
         # messages); _store forgets the one it rewrites
         self.read: dict[str, tuple[list[Document], list[Problem]]] = {}
@@ -216,17 +224,12 @@ class _Intake:
             text = text.replace(value.decode("utf-8", "replace"), "[secret removed]")
         return text
 
-    def _number(self, digest: str | None) -> int:
-        """The message's number: a new one, or the one a killed run kept this message under
-        without its index line (the re-run takes it again under that number: one line)."""
-        if digest is not None and digest[:8] in self.orphans:
-            return self.orphans.pop(digest[:8])
-        return self.index.next_number()
-
     def process(self, message: Message) -> Outcome:
         raw = message.incoming.raw
         digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
-        number = self._number(digest)
+        self.redo = digest is not None and digest[:8] in self.index.orphans
+        number = self.index.next_number(digest)
+        self.number = number
         stem = f"{number:04d}-{digest[:8]}" if digest else f"{number:04d}-unreadable"
         before = self.index.duplicate_of(digest, message.message_id, message.sender)
         kept = None
@@ -379,6 +382,12 @@ class _Intake:
 
     def _stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
         """The house's stored parts and the file holding them (None: nothing stored)."""
+        if self.redo and received_path(self.stand.rd.path, self.number, house).is_file():
+            # a killed run kept this message and stored its parts, not its index line: the
+            # message is taken again over what was stored before it (the same files result)
+            before = [p for p in received_files(self.stand.rd.path).get(house, [])
+                      if not p.name.startswith(f"{self.number:04d}-")]
+            return merge_received(before, Path(self.game_dir)), None
         if house not in self.parts:
             self.parts[house] = self._read_stored(house)
         return self.parts[house]
@@ -651,21 +660,6 @@ def _say(text: str) -> str:
     from agot_adjudicator.render.language import say
 
     return say(text)
-
-
-def _orphans(index: Index) -> dict[str, int]:
-    """Kept messages with no index line (a run killed between keeping a message and its
-    index line): SHA8 -> number."""
-    listed = {e.get("n") for e in index.entries}
-    out: dict[str, int] = {}
-    if index.folder.is_dir():
-        for child in index.folder.iterdir():
-            head, _, rest = child.name.partition("-")
-            sha8 = rest.split(".", 1)[0]
-            if head.isdigit() and int(head) not in listed and child.suffix in (".eml", ".txt") \
-                    and not child.name.endswith(".receipt.txt") and len(sha8) == 8:
-                out.setdefault(sha8, int(head))
-    return out
 
 
 def _private_folder(folder: Path) -> None:

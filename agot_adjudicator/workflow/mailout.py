@@ -18,7 +18,7 @@ from typing import Any
 from agot_adjudicator.io.formats import MAKER
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
-from agot_adjudicator.render.language import Names, house, tr
+from agot_adjudicator.render.language import Names, house, sep, tr
 from agot_adjudicator.render.mail import (
     MAIL_DIR,
     PUBLIC_TEXT,
@@ -65,12 +65,19 @@ def public_text(run: Adjudication, ruleset: Ruleset, out: Outputs, maker: str = 
 
 
 def private_text(run: Adjudication, ruleset: Ruleset, house_id: str, lang: str = "en",
-                 names: NameIndex | None = None) -> str:
+                 names: NameIndex | None = None, board: bool = False) -> str:
     """One house's private part of its message: hand, bids, its own pending decisions and
     its own ``answers:`` block (RUL-P2-1 defaults), in ``lang``. ``names``: the ruleset's
-    :func:`~agot_adjudicator.model.naming.name_index`, when the caller has made it."""
+    :func:`~agot_adjudicator.model.naming.name_index`, when the caller has made it; with
+    ``board``, the board in words first (issue 30: its ★ allowance and the round's
+    restrictions)."""
     with Names(ruleset, lang).speaking():
-        return _private_text(run, ruleset, house_id, names)
+        text = _private_text(run, ruleset, house_id, names)
+        if not board:
+            return text
+        from agot_adjudicator.render.board_text import board_text
+
+        return f"{board_text(run.result.state, ruleset, house_id, WIDTH)}\n{text}"
 
 
 def house_bids(run: Adjudication, house_id: str) -> tuple[dict[str, int], int | None]:
@@ -167,13 +174,17 @@ def subject(run: Adjudication, house_id: str, ruleset: Ruleset | None = None,
 def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: str,
                addresses: Mapping[str, str | None], maker: str = MAKER, lang: str = "en",
                languages: Mapping[str, str] | None = None,
-               wanted: Callable[[str], bool] | None = None) -> dict[str, str]:
+               wanted: Callable[[str], bool] | None = None,
+               views: Mapping[str, str] | None = None) -> dict[str, str]:
     """The round's mail folder: ``{"mail/report.txt": …, "mail/HOUSE.txt": …,
     "mail/HOUSE.eml": …}`` for every house in play; ``addresses``: the ``To`` of each house
     (``players.yaml``; replay passes the recorded ones). ``lang``: the language of
     ``report.txt`` (the game's); ``languages``: each house's (``players.yaml``; replay passes
     the recorded ones), ``lang`` for a house without one; ``wanted``: make only the ``.eml``
-    files it accepts (replay: those recorded)."""
+    files it accepts (replay: those recorded); ``views``: each house's view (``agot-view/1``,
+    RUL-P7-5), written as ``mail/HOUSE.view.yaml`` and attached to its message."""
+    from agot_adjudicator.workflow.kit import view_file
+
     public = public_text(run, ruleset, out, maker, lang)
     files = {f"{MAIL_DIR}/{PUBLIC_TEXT}": public}
     publics = {lang: public}
@@ -184,16 +195,28 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
         mine = (languages or {}).get(h) or lang
         if mine not in publics:
             publics[mine] = public_text(run, ruleset, out, maker, mine)
-        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine, names)}"
-        if picture is not None:
-            with Names(ruleset, mine).speaking():
-                body += tr("\nAttached: {file}.\n", file=picture[0])
+        view = (views or {}).get(h)
+        body = f"{publics[mine]}\n{private_text(run, ruleset, h, mine, names, view is not None)}"
+        attached = [view_file(h)] if view is not None else []
+        with Names(ruleset, mine).speaking():
+            if view is not None:
+                body += "\n" + wrap(tr(
+                    "Your house's view of the board is attached ({file}): with agot "
+                    "installed, `agot template {file}` writes the skeleton for it and `agot "
+                    "validate {file} ORDERS` gives the verdict the moderator's agot will "
+                    "give, before you send.", file=view_file(h)), WIDTH, "") + "\n"
+            if picture is not None or attached:
+                shown = [picture[0]] if picture is not None else []
+                body += tr("\nAttached: {file}.\n", file=sep().join([*shown, *attached]))
+        extra = [(view_file(h), view)] if view is not None else []
         files[f"{MAIL_DIR}/{h}.txt"] = body
+        if view is not None:
+            files[f"{MAIL_DIR}/{view_file(h)}"] = view
         if wanted is not None and not wanted(f"{MAIL_DIR}/{h}.eml"):
             continue  # no .eml: its subject and digest are not needed (issue 33)
         title = subject(run, h, ruleset, mine)
-        digest = content_digest(title, body, picture)
+        digest = content_digest(title, body, picture, extra)
         files[f"{MAIL_DIR}/{h}.eml"] = house_eml(
             subject=title, body=body, to=addresses.get(h), attachment=picture, digest=digest,
-            msg_id=message_id(state.game_id, round_name, h, digest))
+            msg_id=message_id(state.game_id, round_name, h, digest), files=extra)
     return files

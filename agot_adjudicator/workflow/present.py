@@ -75,6 +75,17 @@ def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str,
     return order_template(state, ruleset, house, schema_ref, check, secret, lang)
 
 
+def view_template_text(view: Any, ruleset: Ruleset, schema_ref: str, lang: str = "en") -> str:
+    """The order file skeleton of a house view's house for the view's board (``agot template
+    VIEW``), to check with ``agot validate VIEW THIS_FILE``."""
+    state = view.board
+    if state.phase == "ended":
+        raise IllegalInput([view.doc.problem(["board", "phase"], f"the game has ended (round "
+                                             f"{state.round}): there is nothing to submit")])
+    return order_template(state, ruleset, view.house, schema_ref,
+                          "agot validate VIEW THIS_FILE", True, lang)
+
+
 def new_game_text(ruleset: Ruleset, houses: Sequence[str], seed: int, game_id: str, *,
                   maker: str = MAKER, version: int = STATE_VERSION) -> str:
     """The YAML text of a new game's starting state."""

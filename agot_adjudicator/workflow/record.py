@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from agot_adjudicator.errors import InputError, UsageError
 from agot_adjudicator.io.commit import RoundCommit, commit_round, new_round_dir, recover
@@ -67,6 +68,28 @@ def previous_round_problem(game_dir: str, current: RoundDir) -> str | None:
             f"{game_dir}` again to redo {before.name}")
 
 
+def commit_views(game: GameRound, out: Outputs, ruleset: Ruleset, rd: RoundDir) -> dict[str, str]:
+    """Each house's view (``agot-view/1``) as this run's commit leaves the directory: of the
+    stop, or of the next round's start (docs/protocol.md P7, RUL-P7-5)."""
+    from agot_adjudicator.io.reading import parse_text
+    from agot_adjudicator.workflow.kit import round_views
+
+    houses = game.run.result.state.order_of_play()
+    stored: dict[str, Any] = {}
+    for h in houses:
+        text = None
+        if out.state is not None:
+            text = game.next_files.get(f"orders/{h}.yaml")
+            placed = game.next_state.parent / "orders" / f"{h}.yaml"
+            if text is None and placed.is_file():
+                text = placed.read_text(encoding="utf-8")
+        elif (rd.orders_dir / f"{h}.yaml").is_file():
+            text = (rd.orders_dir / f"{h}.yaml").read_text(encoding="utf-8")
+        stored[h] = None if text is None else parse_text(f"{h}.yaml", text.encode()).data
+    return round_views(game.run.state_doc, game.run.result.state, game.ledger, out.pending,
+                       out.now, out.state, stored, ruleset)
+
+
 @dataclass
 class GameRun:
     """What ``agot adjudicate --game`` did: a repaired commit, or a round run and committed."""
@@ -109,8 +132,9 @@ def run_game_round(game_dir: str, ruleset: Ruleset, options: RunOptions = NO_OPT
         if game.ledger is not None:  # what this run resolved stands (docs/protocol.md P4)
             files[LEDGER] = game.ledger.text()
         # Mail out (docs/formats.md, Mail): replaced by every run of the round.
+        views = commit_views(game, out, ruleset, rd)
         files.update(mail_files(game.run, ruleset, out, rd.name, addresses, lang=lang,
-                                languages=languages))
+                                languages=languages, views=views))
         if out.state is None:
             assert out.pending is not None and out.now is not None
             files[rd.pending.name] = out.pending

@@ -448,6 +448,36 @@ def recorded_addresses(folder: Path, houses: list[str]) -> dict[str, str | None]
     return {h: recorded_to(folder / f"{h}.eml") for h in houses if present(folder / f"{h}.eml")}
 
 
+def recorded_views(rd: RoundDir, run: Any, out: Any, ruleset: Ruleset) -> dict[str, str]:
+    """The house views a completed round's commit wrote (``mail/HOUSE.view.yaml``, of the
+    next round's start; RUL-P7-5), written again for the houses whose view the record has:
+    the next state as this release writes it, each house's submission as the round carried
+    it into the next (RUL-P8-6; a file the moderator placed there as it stands)."""
+    from agot_adjudicator.io.reading import parse_text
+    from agot_adjudicator.render.mail import MAIL_DIR
+    from agot_adjudicator.workflow.adjudicate import standing_plans
+    from agot_adjudicator.workflow.kit import round_views, view_file
+
+    houses = run.result.state.order_of_play()
+    wanted = [h for h in houses if present(rd.path / MAIL_DIR / view_file(h))]
+    if not wanted or out.state is None:
+        return {}
+    following = rd.following()
+    received = received_files(following.path) if following.path.is_dir() else {}
+    placed = [h for h in run.result.state.houses if h not in received]
+    carried = standing_plans(run, rd, placed)
+    stored: dict[str, Any] = {}
+    for h in houses:
+        text = carried.get(f"orders/{h}.yaml")
+        mine = following.orders_dir / f"{h}.yaml"
+        if text is None and h in placed and present(mine):
+            text = read_bounded(mine, 1 << 20).decode("utf-8")
+        stored[h] = None if text is None else parse_text(f"{h}.yaml", text.encode()).data
+    views = round_views(run.state_doc, run.result.state, None, None, None, out.state, stored,
+                        ruleset)
+    return {h: v for h, v in views.items() if h in wanted}
+
+
 def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, out: Any,
                   maker: str) -> None:
     """A completed round's mail folder (docs/formats.md, *Mail*): each file present is what
@@ -464,7 +494,8 @@ def _compare_mail(check: RoundCheck, rd: RoundDir, run: Any, ruleset: Ruleset, o
     lang = recorded_language(_recorded_text(folder / PUBLIC_TEXT))
     languages = {h: recorded_language(_recorded_text(folder / f"{h}.txt")) for h in houses}
     files = mail_files(run, ruleset, out, rd.name, addresses, maker, lang, languages,
-                       wanted=lambda name: present(rd.path / name))
+                       wanted=lambda name: present(rd.path / name),
+                       views=recorded_views(rd, run, out, ruleset))
     for name, expected in files.items():
         path = rd.path / name
         if not present(path):

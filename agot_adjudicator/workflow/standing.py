@@ -84,6 +84,12 @@ class Standing:
     """The committed stop's decisions (``pending.yaml``); empty when the round is not stopped."""
     files: list[Path] = field(default_factory=list)
     """The round's submission files (``orders/*.yaml``)."""
+    run_from: GameState | None = None
+    """Where the check run starts when not at ``state``: a house view's board at the start of
+    the round's planning phase (``agot validate VIEW``, :mod:`~agot_adjudicator.workflow.kit`)."""
+    forced: dict[str, Any] = field(default_factory=dict)
+    """Decision id → value applied first, like the recorded defaults: in a house view, what
+    the committed runs resolved for the other houses (public by then, P7)."""
 
     @property
     def stopped(self) -> bool:
@@ -231,7 +237,9 @@ def check_run(stand: Standing, subs: Submissions, ruleset: Ruleset,
     answer."""
     inputs, answers = engine_inputs(subs)
     known = frozenset(e.id for e in stand.ledger.entries)
-    return resolve(ruleset, stand.state, inputs, answers, recorded=stand.ledger.defaults(),
+    start = stand.state if stand.run_from is None else stand.run_from
+    return resolve(ruleset, start, inputs, answers,
+                   recorded={**stand.forced, **stand.ledger.defaults()},
                    horizon=known | (horizon or frozenset()))
 
 
@@ -482,6 +490,15 @@ def check_files(game_dir: str, ruleset: Ruleset, paths: Sequence[str],
         docs, problems = round_docs(stand)
         return verdict(stand, docs, ruleset, problems)
     given, load_problems = read_submissions(list(paths), names, notes)
+    return check_given(stand, given, load_problems, ruleset,
+                       lambda house: _stored_doc(stand, house))
+
+
+def check_given(stand: Standing, given: Sequence[Document], load_problems: Sequence[Problem],
+                ruleset: Ruleset, stored_of: Any) -> Verdict:
+    """The files ``given`` checked as messages of their houses (see :func:`check_files`):
+    each merged over its house's stored submission (``stored_of(house)``: a document, or
+    None), beside the round's other files."""
     replaced: dict[str, list[Document]] = {}
     extra: list[Document] = []
     refused: list[Problem] = []
@@ -490,7 +507,7 @@ def check_files(game_dir: str, ruleset: Ruleset, paths: Sequence[str],
         if not isinstance(house, str) or house not in stand.state.houses:
             extra.append(doc)
             continue
-        stored_doc = _stored_doc(stand, house)
+        stored_doc = stored_of(house)
         stored = parts_of(stored_doc.data) if stored_doc is not None else {}
         data = dict(doc.data)
         withdraw = [str(w) for w in data.pop("withdraw", None) or []]

@@ -31,6 +31,7 @@ from agot_adjudicator.workflow.replay import (
     Replay,
     present,
     recorded_addresses,
+    recorded_views,
 )
 
 RULESETS_DIR = "rulesets"
@@ -76,7 +77,8 @@ def _round_texts(rd: RoundDir, rendered: Rendered, lang: str, root: Path) -> dic
         houses = run.result.state.order_of_play()
         mail = mail_files(run, ruleset, out, rd.name, recorded_addresses(folder, houses),
                           rendered.maker, lang, dict.fromkeys(houses, lang),
-                          wanted=lambda name: present(rd.path / name))
+                          wanted=lambda name: present(rd.path / name),
+                          views=recorded_views(rd, run, out, ruleset))
         files.update({f"{prefix}/{name}": text for name, text in mail.items()
                       if present(rd.path / name)})
     return files
