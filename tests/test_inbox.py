@@ -127,7 +127,12 @@ def test_a_mail_with_greeting_signature_quote_tabs_crlf_and_names_is_stored_as_i
     assert entry["verdict"] == "accepted" and entry["stored"] == "round-01/orders/stark.yaml"
     assert entry["received"] == WHEN and entry["from"] == "ned@winterfell.org"
     kept = game / "messages" / entry["file"]
-    assert kept.read_bytes() == path.read_bytes()
+    # kept as received but for the secret (issue 27), private whatever the umask
+    assert kept.read_bytes() == path.read_bytes().replace(secrets["stark"].encode(),
+                                                          b"[secret removed]")
+    assert oct(kept.stat().st_mode & 0o777) == "0o600"
+    assert oct((game / "messages").stat().st_mode & 0o777) == "0o700"
+    assert oct((game / "messages" / "index.jsonl").stat().st_mode & 0o777) == "0o600"
     assert (game / "messages" / entry["receipt"]).read_text() in result.output
     assert run("validate", "--game", str(game)).exit_code == 0
     # the same inputs give the same stored bytes

@@ -82,8 +82,8 @@ def write_points(monkeypatch: pytest.MonkeyPatch, n: int | None, ops: list[str])
 
     monkeypatch.setattr(judge_mail, "_fs", hook("judge", judge_mail._fs))
     monkeypatch.setattr(inbox_module, "write_atomic", hook("inbox", inbox_module.write_atomic))
-    monkeypatch.setattr(inbox_module, "write_bytes_atomic",
-                        hook("inbox", inbox_module.write_bytes_atomic))
+    monkeypatch.setattr(inbox_module, "write_private",  # kept messages, receipts (issue 27)
+                        hook("inbox", inbox_module.write_private))
     monkeypatch.setattr(messages_module.Index, "append",
                         hook("index", messages_module.Index.append))
     monkeypatch.setattr(commit_module, "_fs", hook("commit", commit_module._fs))

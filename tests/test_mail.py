@@ -6,6 +6,7 @@ localhost: aiosmtpd)."""
 from __future__ import annotations
 
 import email
+import json
 import re
 import shutil
 import socket
@@ -208,8 +209,9 @@ def test_send_gives_each_address_its_own_house_message(played, runner, smtp_serv
                 theirs = (mail / f"{other}.txt").read_text(encoding="utf-8")
                 hand = theirs.split("Hand:", 1)[1].split("Bids submitted:")[0]
                 assert hand not in text
-    sent = (mail / "sent.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(sent) == len(HOUSES)
+    sent = [json.loads(line) for line in
+            (mail / "sent.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [e["state"] for e in sent] == ["sending", "sent"] * len(HOUSES)  # at most once
     # a second run sends nothing again; --again does
     result = runner.invoke(main, args)
     assert result.exit_code == 0 and result.output.count("already sent") == len(HOUSES)
@@ -354,3 +356,51 @@ def test_a_linked_mail_folder_is_refused_and_nothing_written(tmp_path, runner):
     result = runner.invoke(main, ["adjudicate", "--game", str(game)])
     assert result.exit_code == 1 and "mail" in result.output
     assert list(elsewhere.iterdir()) == [] and not (game / "round-01" / "report.md").exists()
+
+
+class DroppingInbox(Inbox):
+    """Takes the message, then drops the connection before it answers (issue 27)."""
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            self.received.append((list(envelope.rcpt_tos), bytes(envelope.content)))
+        server.transport.close()
+        return "250 OK"
+
+
+def test_send_is_at_most_once_when_a_run_is_cut_off(played, runner, smtp_server):
+    """A message recorded as being sent with no line after (a run killed between the server's
+    acceptance and the record), or whose connection dropped while the server took it, is not
+    sent again without --again: the run says it may have been delivered, exit 2."""
+    from aiosmtpd.controller import Controller
+
+    inbox, server = smtp_server
+    mail = played / "round-02" / "mail"
+    stark_id = str(email.message_from_bytes((mail / "stark.eml").read_bytes(),
+                                            policy=SMTP)["Message-ID"])
+    (mail / "sent.jsonl").write_text(json.dumps({
+        "time": "2026-12-01T12:00:00Z", "house": "stark", "to": "stark@example.org",
+        "message_id": stark_id, "state": "sending"}) + "\n", encoding="utf-8")
+    args = ["send", "--game", str(played), "--smtp", server, "--from", "gm@example.org"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 2 and "maybe sent stark" in result.output, result.output
+    assert sorted(r for (r,), _ in inbox.received) == sorted(
+        f"{h}@example.org" for h in HOUSES if h != "stark")
+    result = runner.invoke(main, [*args, "--again", "--house", "stark"])
+    assert result.exit_code == 0 and len(inbox.received) == len(HOUSES)
+
+    dropping = DroppingInbox()
+    controller = Controller(dropping, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        drop_args = ["send", "--game", str(played), "--smtp", f"127.0.0.1:{controller.port}",
+                     "--from", "gm@example.org", "--again", "--house", "lannister"]
+        result = runner.invoke(main, drop_args)
+        assert result.exit_code == 2 and "maybe sent lannister" in result.output, result.output
+        assert "Traceback" not in result.output
+        assert len(dropping.received) == 1
+        result = runner.invoke(main, [a for a in drop_args if a != "--again"])
+        assert result.exit_code == 2 and "not sent again (at most once)" in result.output
+        assert len(dropping.received) == 1  # the server took it once, and only once
+    finally:
+        controller.stop()

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from agot_adjudicator.cli.options import (
 from agot_adjudicator.errors import MessagesNotAccepted, Problem, UsageError, escaped
 from agot_adjudicator.io.clock import now_utc, parse_utc
 from agot_adjudicator.io.gamedir import current_round
+from agot_adjudicator.io.mail import read_stdin
 from agot_adjudicator.render.language import tr
 from agot_adjudicator.workflow.inbox import receive
 from agot_adjudicator.workflow.send import NotAllSent, Server, parse_server, send_round
@@ -54,7 +56,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     if when is None:
         raise click.BadParameter(f"'{escaped(when_text or '', 60)}' is not an ISO 8601 time",
                                  param_hint="--received")
-    stdin = sys.stdin.buffer.read() if "-" in messages else None
+    stdin = read_stdin(sys.stdin.buffer) if "-" in messages else None  # bounded
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)
@@ -73,6 +75,10 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
 
 
 
+_ADDRESS = re.compile(r"^[^\s@<>()\[\]\\,;:\"\x00-\x1f\x7f]+@[^\s@<>()\[\]\\,;:\"\x00-\x1f\x7f]+\Z")
+"""An address for ``--from``: ``local@domain``, nothing a header could be split by (issue 27)."""
+
+
 @click.command(epilog=EPILOG)
 @game_option("The game directory whose mail to send.", required=True)
 @click.option("--smtp", "server", metavar="HOST:PORT",
@@ -80,6 +86,9 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
 @click.option("--starttls", is_flag=True,
               help="Switch to TLS with STARTTLS before logging in (refused if not offered).")
 @click.option("--user", help="Log in as USER (the password comes from --password-env).")
+@click.option("--insecure-login", is_flag=True,
+              help="Log in with --user over a connection without TLS (the password goes in "
+                   "clear: only to a server on this machine or a network you trust).")
 @click.option("--password-env", "password_env", metavar="VAR", default="AGOT_SMTP_PASSWORD",
               show_default=True, help="The environment variable holding the password.")
 @click.option("--from", "sender", metavar="ADDR", help="The moderator's address (From).")
@@ -91,8 +100,8 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
 @click.option("--dry-run", is_flag=True, help="Say what would be sent; send nothing.")
 @handle_errors
 def send(game_dir: str, server: str | None, starttls: bool, user: str | None,
-         password_env: str, sender: str | None, number: int | None, houses: tuple[str, ...],
-         again: bool, dry_run: bool) -> None:
+         insecure_login: bool, password_env: str, sender: str | None, number: int | None,
+         houses: tuple[str, ...], again: bool, dry_run: bool) -> None:
     """Mail each house its message of a round (round-NN/mail/HOUSE.eml) over SMTP.
 
     Each message goes to the house's address in GAME/players.yaml; sent messages are
@@ -104,12 +113,22 @@ def send(game_dir: str, server: str | None, starttls: bool, user: str | None,
             raise UsageError("give --smtp HOST:PORT (or --dry-run)")
         if not sender or "@" not in sender:
             raise UsageError("give --from ADDR: the moderator's address the messages come from")
+        if not _ADDRESS.match(sender):
+            raise UsageError(f"--from '{escaped(sender, 80)}' is not a mail address (local@domain, "
+                             "no spaces, line breaks or angle brackets)")
         password = None
         if user is not None:
             password = os.environ.get(password_env)
             if password is None:
                 raise UsageError(f"--user {user}: set the password in the environment variable "
                                  f"{password_env} (never on the command line)")
+        if user is not None and not starttls:
+            if not insecure_login:
+                raise UsageError(f"--user {escaped(user, 80)} without --starttls would send the "
+                                 "password in clear: add --starttls, or --insecure-login to do "
+                                 "so anyway")
+            click.echo(f"warning: --insecure-login: the password for {escaped(user, 80)} goes "
+                       "over the connection in clear (no TLS)", err=True)
         host, port = parse_server(server)
         smtp = Server(host, port, starttls, user, password)
     elif server is not None:

@@ -74,7 +74,8 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool, pn
     if not built.ok:
         click.echo(render_replay(built.replay), nl=False)
         raise DifferencesFound()
-    write_together([(Path(out_dir) / name, text) for name, text in sorted(built.files.items())])
+    write_together([(Path(out_dir) / name, text) for name, text in sorted(built.files.items())],
+                   root=out_dir)
     with speaking(built_lang):
         click.echo(tr("wrote {index} and {count} more files", index=f"{out_dir}/index.html",
                       count=len(built.files) - 1))
@@ -110,7 +111,8 @@ def replay(ctx: click.Context, game_dir: str, custom_start: bool, out_dir: str |
         raise DifferencesFound()
     if out_dir is not None:
         files = translated_record(result, chosen_language(lang))
-        write_together([(Path(out_dir) / name, text) for name, text in files.items()])
+        write_together([(Path(out_dir) / name, text) for name, text in files.items()],
+                       root=out_dir)
         with speaking(chosen_language(lang)):
             click.echo(tr("wrote {count} files into {folder} ({lang})", count=len(files),
                           folder=out_dir, lang=chosen_language(lang)))

@@ -285,10 +285,41 @@ def distinct_outputs(paths: Sequence[tuple[str, str | None]]) -> None:
                                  "file; give each output its own file")
 
 
-def write_together(outputs: Sequence[tuple[str | os.PathLike[str], str | bytes]]) -> None:
+def linked_inside(root: str | os.PathLike[str], targets: Sequence[str | os.PathLike[str]]
+                  ) -> list[Path]:
+    """The folders between ``root`` and each target that are symlinks (or are not folders):
+    writing through one would put a file outside ``root`` (issue 27). ``root`` itself may be a
+    link: the user named it."""
+    base = Path(root)
+    bad: list[Path] = []
+    for target in targets:
+        try:
+            parts = Path(target).relative_to(base).parts[:-1]
+        except ValueError:
+            continue
+        folder = base
+        for part in parts:
+            folder = folder / part
+            if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+                if folder not in bad:
+                    bad.append(folder)
+                break
+    return bad
+
+
+def write_together(outputs: Sequence[tuple[str | os.PathLike[str], str | bytes]], *,
+                   root: str | os.PathLike[str] | None = None) -> None:
     """Write several files (text as UTF-8, or bytes as they are): every one is written to a
     temporary file next to it first, and only when all are written are they renamed into place
-    (an error writes nothing)."""
+    (an error writes nothing). With ``root`` (an output folder: ``site -o``, ``replay -o``),
+    a symlink inside it on the way to a file is refused before anything is written, never
+    followed; a file that is a symlink is replaced by the rename, never written through."""
+    if root is not None:
+        bad = linked_inside(root, [path for path, _ in outputs])
+        if bad:
+            raise UsageError(f"{bad[0]}: a symlink (or not a folder) inside the output folder "
+                             f"{root}; refusing to write through it (remove it, or choose "
+                             "another -o folder); nothing written")
     temps: list[tuple[Path, Path]] = []
     try:
         for path, text in outputs:

@@ -17,14 +17,21 @@ Lines quoted with ``>`` are left out wherever they are; leading tabs count to th
 multiple of 8 columns, no-break spaces are spaces, CRLF and CR are line ends. The YAML
 keeps the body's line numbers, so errors say ``MESSAGE (body):LINE:COL``. A message
 with no submission, or with more than one (two ``format:`` lines, an attachment and a
-body block, two attachments), is refused: the player says which one counts.
+body block, two attachments), is refused: the player says which one counts. Nothing is cut
+silently (issue 27): a line that ends the block though the submission goes on after it is
+refused by name (:func:`body_blocks`), and a ``format=flowed`` body is decoded first
+(:func:`unflow`, RFC 3676).
+
+Hostile mail (issue 27): every limit (:func:`bounds`, docs/formats.md *Limits (mail in)*) is
+checked on the bytes before the parser sees them; files are read only when regular, through
+the bounded reader; every value shown from a message is made printable (:func:`shown`), and
+the copy kept holds no secret (:mod:`~agot_adjudicator.io.mailsecret`).
 """
 
 from __future__ import annotations
 
 import datetime
-import html.parser
-import mailbox
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,21 +40,46 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
-from agot_adjudicator.errors import UsageError
+from agot_adjudicator.errors import UsageError, escaped
+from agot_adjudicator.io.mailbody import body_blocks, clean, html_text, shown, unflow
 from agot_adjudicator.io.reading import MAX_BYTES
-from agot_adjudicator.io.safefile import ReadRefused, read_bounded
+from agot_adjudicator.io.safefile import ReadRefused, open_regular, read_bounded
 from agot_adjudicator.model.text import Msg
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
-"""A message larger than this (16 MiB) is refused: recorded in the index with its receipt."""
+"""A message larger than this (16 MiB) is refused: recorded in the index with its receipt
+(its first 16 MiB kept). Every limit below is checked on the bytes, before any parsing
+(docs/formats.md, *Limits*)."""
+MAX_LINES = 400_000
+"""Lines in a message (a 16 MiB base64 attachment has 220,000): the parser keeps each line as
+an object, so millions of short lines would cost far more memory than their bytes."""
+MAX_HEADER_BYTES = 64 * 1024
+"""The header section (up to the first empty line) of a message: 64 KiB."""
+MAX_HEADER_FIELDS = 200
+"""Header fields in the header section of a message."""
+MAX_FIELD_BYTES = 16 * 1024
+"""One header field, its folded lines together: 16 KiB."""
+MAX_ENCODED_WORDS = 100
+"""RFC 2047 encoded words (``=?charset?q?...?=``) in one header field."""
+MAX_PARTS = 100
+"""MIME parts of a message (boundary lines counted on the bytes, parts counted once parsed)."""
+MAX_DEPTH = 10
+"""Nesting of multipart and message/rfc822 parts."""
+MAX_ATTACHMENTS = 20
+"""Parts with a file name or ``Content-Disposition: attachment``."""
+MAX_TEXT_BYTES = 4 * 1024 * 1024
+"""A text/plain or text/html part read as the body (its encoded payload): 4 MiB."""
+MAX_MESSAGES = 10_000
+"""Messages taken in one run (mbox and Maildir entries counted); the rest are refused."""
+MAX_MBOX_BYTES = 1024 * 1024 * 1024
+"""An mbox file is read message by message up to this size (1 GiB); each message is bounded by
+:data:`MAX_MESSAGE_BYTES`."""
 
 YAML_TYPES = ("text/yaml", "application/yaml", "application/x-yaml", "text/x-yaml")
 _HEADER_NAMES = ("from", "date", "subject", "message-id", "to", "mime-version")
 _VIEW_LINE = re.compile(rb"""^[ \t]*(["']?)format\1[ \t]*:[ \t]*(["']?)agot-view/1\2""",
                         re.MULTILINE)
 """The line of a house view (agot-view/1): an attachment that is the mail's view, not a reply."""
-_FORMAT_LINE = re.compile(r"""^format:[ \t]*(["']?)agot-orders/1\1[ \t]*(#.*)?$""")
-_KEY_LINE = re.compile(r"""^(?:[A-Za-z_$][\w$-]*|"[^"]*"|'[^']*')[ \t]*:(?:[ \t]|$)""")
 _BAD_DEFECTS = ("StartBoundaryNotFoundDefect", "MultipartInvariantViolationDefect",
                 "NoBoundaryInMultipartDefect", "CloseBoundaryNotFoundDefect")
 
@@ -98,186 +130,141 @@ def _is_maildir(path: Path) -> bool:
     return all((path / sub).is_dir() for sub in ("cur", "new", "tmp"))
 
 
+def too_big(size: int, limit: int = MAX_MESSAGE_BYTES) -> str:
+    return Msg("message is {size} bytes; the limit is {limit}", size=size, limit=limit)
+
+
+def read_stdin(stream: object, limit: int = MAX_MESSAGE_BYTES) -> bytes:
+    """At most ``limit + 1`` bytes of a binary stream, read in chunks (what is beyond is left
+    unread: :func:`gather` refuses a message over the limit)."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))  # type: ignore[attr-defined]
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def gather(arguments: Sequence[str], stdin: bytes | None = None) -> list[Incoming]:
     """Every message the arguments name, in argument order (mbox and Maildir entries in
-    their order, Maildir entries by name)."""
+    their order, Maildir entries by name). Each is read through the bounded reader: regular
+    files only, at most :data:`MAX_MESSAGE_BYTES` a message, :data:`MAX_MESSAGES` a run."""
     out: list[Incoming] = []
     for arg in arguments:
         if arg == "-":
             raw = stdin if stdin is not None else b""
             out.append(Incoming("stdin", raw[:MAX_MESSAGE_BYTES],
-                                None if len(raw) <= MAX_MESSAGE_BYTES else
-                                Msg("message is {size} bytes; the limit is {limit}",
-                                    size=len(raw), limit=MAX_MESSAGE_BYTES),
+                                None if len(raw) <= MAX_MESSAGE_BYTES else too_big(len(raw)),
                                 "mail" if _looks_like_mail(raw) else "text"))
             continue
         path = Path(arg)
         if path.is_dir():
             if not _is_maildir(path):
-                raise UsageError(f"{arg}: a directory that is not a Maildir (no cur/, new/ "
-                                 "and tmp/)")
+                raise UsageError(f"{escaped(arg)}: a directory that is not a Maildir (no cur/, "
+                                 "new/ and tmp/)")
             out.extend(_maildir(path))
             continue
         if not path.exists() and not path.is_symlink():
-            raise UsageError(f"{arg}: no such file or directory")
+            raise UsageError(f"{escaped(arg)}: no such file or directory")
         try:
+            fd = open_regular(path)
+            try:
+                head = os.pread(fd, 5, 0)
+            finally:
+                os.close(fd)
+            if head == b"From ":
+                out.extend(_mbox(path))
+                continue
             raw = read_bounded(path, MAX_MESSAGE_BYTES)
         except ReadRefused as exc:
             out.append(Incoming(arg, None, exc.reason))
             continue
-        if raw.startswith(b"From "):
-            out.extend(_mbox(path))
-        elif path.suffix.lower() == ".eml" or _looks_like_mail(raw):
+        if path.suffix.lower() == ".eml" or _looks_like_mail(raw):
             out.append(Incoming(arg, raw, kind="mail"))
         else:
             out.append(Incoming(arg, raw))
+    for extra in out[MAX_MESSAGES:]:
+        extra.raw, extra.error = None, Msg(
+            "more than {limit} messages in one run: this one is not read (give it to another "
+            "run)", limit=MAX_MESSAGES)
     return out
 
 
 def _maildir(path: Path) -> list[Incoming]:
-    box = mailbox.Maildir(path, factory=None, create=False)
-    out = []
-    for key in sorted(box.keys()):
-        name = f"{path} (entry {key})"
+    """The entries of ``new/`` and ``cur/`` by key (the name before ``:``), each read as a
+    regular file through the bounded reader (a FIFO, a device or a folder is refused)."""
+    entries = []
+    for sub in ("new", "cur"):
         try:
-            raw = box.get_bytes(key)
-        except (OSError, KeyError) as exc:
-            out.append(Incoming(name, None, Msg("cannot read this Maildir entry: {error}",
-                                                error=getattr(exc, 'strerror', None) or exc)))
+            names = os.listdir(path / sub)
+        except OSError as exc:
+            raise UsageError(f"{escaped(str(path / sub))}: cannot read: {exc.strerror}") from None
+        entries.extend((name.split(":", 1)[0], sub, name) for name in names
+                       if not name.startswith("."))
+    out = []
+    for key, sub, name in sorted(entries):
+        label = f"{path} (entry {shown(key, 80)})"
+        if len(out) >= MAX_MESSAGES:
+            out.append(Incoming(label, None))
             continue
-        if len(raw) > MAX_MESSAGE_BYTES:
-            out.append(Incoming(name, raw[:MAX_MESSAGE_BYTES],
-                                Msg("message is {size} bytes; the limit is {limit}",
-                                    size=len(raw), limit=MAX_MESSAGE_BYTES), "mail"))
+        try:
+            raw = read_bounded(path / sub / name, MAX_MESSAGE_BYTES)
+        except ReadRefused as exc:
+            out.append(Incoming(label, None, Msg("cannot read this Maildir entry: {error}",
+                                                 error=exc.reason)))
             continue
-        out.append(Incoming(name, raw, kind="mail"))
+        out.append(Incoming(label, raw, kind="mail"))
     return out
 
 
 def _mbox(path: Path) -> list[Incoming]:
-    box = mailbox.mbox(path, factory=None, create=False)
-    out = []
-    try:
-        for number, key in enumerate(sorted(box.keys()), start=1):
-            name = f"{path} (message {number})"
-            try:
-                raw = box.get_bytes(key, from_=False)
-            except (OSError, KeyError) as exc:
-                out.append(Incoming(name, None, Msg("cannot read this mbox message: {error}",
-                                                    error=exc)))
-                continue
-            out.append(Incoming(name, raw, kind="mail"))
-    finally:
-        box.close()
-    return out
+    """The messages of an mbox file, read one by one (a line starting ``From `` begins one,
+    as :mod:`mailbox` reads mboxo), each bounded by :data:`MAX_MESSAGE_BYTES`: a message over
+    it is refused alone, the others are read."""
+    fd = open_regular(path)
+    out: list[Incoming] = []
+    with os.fdopen(fd, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size > MAX_MBOX_BYTES:
+            return [Incoming(str(path), None, Msg("mbox file is over {limit} bytes; split it",
+                                                  limit=MAX_MBOX_BYTES))]
+        chunks: list[bytes] = []
+        size = 0
+        over = False
+        at_start = True
+        started = False
 
+        def finish() -> None:
+            name = f"{path} (message {len(out) + 1})"
+            if len(out) >= MAX_MESSAGES:
+                out.append(Incoming(name, None))
+            elif over:
+                out.append(Incoming(name, None, too_big(size)))
+            else:
+                raw = b"".join(chunks)
+                raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1] if raw.endswith(b"\n") \
+                    else raw
+                out.append(Incoming(name, raw, kind="mail"))
 
-class _Text(html.parser.HTMLParser):
-    """HTML reduced to text: line breaks at block elements, quoted blocks, scripts and styles
-    left out."""
-
-    BLOCKS = frozenset({"p", "div", "br", "li", "tr", "pre", "h1", "h2", "h3", "h4", "h5",
-                        "h6", "table", "ul", "ol"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "blockquote", "head"):
-            self.skip += 1
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "blockquote", "head"):
-            self.skip = max(0, self.skip - 1)
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
-
-
-def html_text(source: str) -> str:
-    """The text of an HTML body (:mod:`html.parser`).
-
-    >>> html_text("<p>Hi</p><pre>format: x\\nround: 1</pre><blockquote>old</blockquote>")
-    '\\nHi\\n\\nformat: x\\nround: 1\\n'
-    """
-    parser = _Text()
-    parser.feed(source)
-    parser.close()
-    return "".join(parser.parts)
-
-
-def _expand(line: str) -> str:
-    """Leading tabs to spaces (tab stops every 8 columns); no-break spaces are spaces."""
-    line = line.replace("\u00a0", " ")
-    lead = len(line) - len(line.lstrip(" \t"))
-    return line[:lead].expandtabs(8) + line[lead:]
-
-
-def body_blocks(text: str) -> list[tuple[int, str]]:
-    """The submissions in a body text: (first line number, YAML text keeping the body's line
-    numbers: every other line blank).
-
-    >>> body = "Hi all,\\n\\n> format: agot-orders/1\\nformat: agot-orders/1\\nround: 1\\n" \\
-    ...        "house: stark\\n  # ok\\nCheers\\n-- \\nNed"
-    >>> [(n, t.splitlines()) for n, t in body_blocks(body)]
-    [(4, ['', '', '', 'format: agot-orders/1', 'round: 1', 'house: stark', '  # ok'])]
-    """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    blocks = []
-    for start, line in enumerate(lines):
-        first = _expand(line)
-        if line.startswith(">") or not _FORMAT_LINE.match(first.lstrip(" ")):
-            continue
-        indent = len(first) - len(first.lstrip(" "))
-        above = _head_above(lines, start, indent)
-        kept = [""] * (start - len(above)) + above + [first[indent:]]
-        for raw in lines[start + 1:]:
-            if raw.startswith(">"):
-                kept.append("")
-                continue
-            if raw.rstrip() == "--":
+        while True:
+            line = handle.readline(64 * 1024)
+            if not line:
                 break
-            current = _expand(raw)
-            if not current.strip():
-                kept.append("")
-                continue
-            depth = len(current) - len(current.lstrip(" "))
-            rest = current[indent:]
-            # "- item" at the mapping's own indentation continues a key's block sequence
-            # ("withdraw:\n- orders", as PyYAML writes lists)
-            item = depth == indent and rest.startswith("- ") and _opens_block(kept)
-            if depth < indent or (depth == indent and not rest.startswith("#") and not item
-                                  and not _KEY_LINE.match(rest)):
-                break
-            if depth == indent and _FORMAT_LINE.match(rest):
-                break  # a second submission starts: counted on its own
-            kept.append(rest.rstrip())
-        while kept and not kept[-1]:
-            kept.pop()
-        blocks.append((start + 1, "\n".join(kept) + "\n"))
-    return blocks
-
-
-_HEAD_LINE = re.compile(r"""^(?:secret|house|round)[ \t]*:(?:[ \t]|$)""")
-
-
-def _head_above(lines: list[str], start: int, indent: int) -> list[str]:
-    """The ``secret:``, ``house:`` and ``round:`` lines written just above the ``format:``
-    line, at its indentation (a player may put the secret first): part of the submission."""
-    out: list[str] = []
-    for back in range(start - 1, -1, -1):
-        line = _expand(lines[back])
-        depth = len(line) - len(line.lstrip(" "))
-        if lines[back].startswith(">") or depth != indent or not _HEAD_LINE.match(line[depth:]):
-            break
-        out.insert(0, line[depth:].rstrip())
+            if at_start and line.startswith(b"From "):
+                if started:
+                    finish()
+                chunks, size, over, started = [], 0, False, True
+            elif started:
+                size += len(line)
+                if size > MAX_MESSAGE_BYTES:
+                    over, chunks = True, []
+                elif not over:
+                    chunks.append(line)
+            at_start = line.endswith(b"\n")
+        if started:
+            finish()
     return out
 
 
@@ -298,27 +285,121 @@ def _leap_date(text: str | None) -> datetime.datetime | None:
         return None
 
 
-def _opens_block(kept: list[str]) -> bool:
-    """Whether the last line kept (not blank, not a comment) is a key with no value on its
-    line or an item of a sequence at the top level: a ``- item`` line may follow."""
-    for line in reversed(kept):
-        text = line.split(" #", 1)[0].rstrip()
-        if not text or text.lstrip().startswith("#"):
-            continue
-        return text.endswith(":") or line.startswith("- ")
-    return False
-
-
 def _header(msg: EmailMessage, name: str) -> str | None:
     try:
         value = msg.get(name)
     except Exception:
         return None
-    return None if value is None else str(value)
+    return None if value is None else shown(str(value))
+
+
+_FIELD_START = re.compile(rb"^[^ \t\r\n]", re.MULTILINE)
+_BOUNDARY = re.compile(rb"""boundary[ \t]*=[ \t]*(?:"([^"\r\n]*)"|([^ \t\r\n;"]+))""",
+                       re.IGNORECASE)
+_NESTING = re.compile(rb"^content-type[ \t]*:[ \t]*(?:\r?\n[ \t]+)*(?:multipart|message)/",
+                      re.IGNORECASE | re.MULTILINE)
+
+
+def bounds(raw: bytes) -> str | None:
+    """Why ``raw`` is refused before it is parsed (docs/formats.md, *Limits*), or None: a
+    header section, a header field or its encoded words over their limits, more MIME
+    boundary lines or nested parts than :data:`MAX_PARTS` allows. Linear in the size of the
+    message: the parser is never given what it would spend quadratic time, memory or
+    recursion on."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        return too_big(len(raw))
+    lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
+    if lines > MAX_LINES:
+        return Msg("{count} lines; the limit is {limit}", count=lines, limit=MAX_LINES)
+    end = re.search(rb"\r?\n\r?\n", raw)
+    head_end = end.start() if end else len(raw)
+    if head_end > MAX_HEADER_BYTES:
+        return Msg("the header section is over {limit} bytes", limit=MAX_HEADER_BYTES)
+    head = raw[:head_end]
+    starts = [m.start() for m in _FIELD_START.finditer(head)]
+    if len(starts) > MAX_HEADER_FIELDS:
+        return Msg("{count} header fields; the limit is {limit}", count=len(starts),
+                   limit=MAX_HEADER_FIELDS)
+    for begin, stop in zip(starts, [*starts[1:], len(head)][:len(starts)], strict=True):
+        field_bytes = head[begin:stop]
+        name = shown(field_bytes.split(b":", 1)[0][:60].decode("ascii", "replace"), 60)
+        if len(field_bytes) > MAX_FIELD_BYTES:
+            return Msg("the header field {name} is {size} bytes; the limit is {limit}",
+                       name=name, size=len(field_bytes), limit=MAX_FIELD_BYTES)
+        if field_bytes.count(b"=?") > MAX_ENCODED_WORDS:
+            return Msg("the header field {name} holds over {limit} encoded words (RFC 2047)",
+                       name=name, limit=MAX_ENCODED_WORDS)
+    if len(_NESTING.findall(raw)) > MAX_PARTS:
+        return Msg("over {limit} MIME parts", limit=MAX_PARTS)
+    boundaries = {m.group(1) or m.group(2) for m in _BOUNDARY.finditer(raw)}
+    if len(boundaries) > MAX_PARTS:
+        return Msg("over {limit} MIME parts", limit=MAX_PARTS)
+    marks = tuple(b"--" + b for b in boundaries if b)
+    if marks:
+        count = 0
+        for line in re.finditer(rb"^--[^\r\n]*", raw, re.MULTILINE):
+            if line.group().startswith(marks):
+                count += 1
+                if count > MAX_PARTS + MAX_DEPTH:
+                    return Msg("over {limit} MIME parts", limit=MAX_PARTS)
+    return None
+
+
+def _leaves(msg: EmailMessage) -> tuple[list[EmailMessage], str | None]:
+    """The parts of ``msg`` that are not multipart, in order (an iterative walk: no recursion),
+    or why the structure is refused (deeper than :data:`MAX_DEPTH`, more parts than
+    :data:`MAX_PARTS`)."""
+    out: list[EmailMessage] = []
+    stack: list[tuple[EmailMessage, int]] = [(msg, 0)]
+    seen = 0
+    while stack:
+        part, depth = stack.pop()
+        seen += 1
+        if seen > MAX_PARTS:
+            return out, Msg("over {limit} MIME parts", limit=MAX_PARTS)
+        if depth > MAX_DEPTH:
+            return out, Msg("MIME parts nested over {limit} deep", limit=MAX_DEPTH)
+        if part.is_multipart():
+            children = part.get_payload()
+            if isinstance(children, list):
+                stack.extend((child, depth + 1) for child in reversed(children))
+            continue
+        out.append(part)
+    return out, None
+
+
+def _text_of(part: EmailMessage) -> str:
+    """A text part's content; ``format=flowed`` decoded (RFC 3676). A charset Python does not
+    know is read as UTF-8 when the bytes are UTF-8 (the submission is UTF-8, formats.md), else
+    the part cannot be decoded (docs/protocol.md P8)."""
+    try:
+        content = str(part.get_content())
+    except LookupError:
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes):
+            raise
+        content = payload.decode("utf-8")
+    if part.get_content_type() == "text/plain" and \
+            str(part.get_param("format", "") or "").lower() == "flowed":
+        delsp = str(part.get_param("delsp", "") or "").lower() == "yes"
+        content = unflow(content, delsp)
+    return content
 
 
 def read_message(incoming: Incoming) -> Message:
-    """The headers and the one submission of ``incoming`` (problems say why not)."""
+    """The headers and the one submission of ``incoming`` (problems say why not). Never
+    raises on any input (bench/fuzz_mail.py): the bytes are bounded (:func:`bounds`) before
+    the parser sees them, and every value taken from a header is made printable."""
+    try:
+        return _read_message(incoming)
+    except Exception as exc:  # a last guard: bench/fuzz_mail.py counts each one as a bug
+        message = Message(incoming)
+        message.problems.append(Msg("a mail message agot cannot read ({error})",
+                                    error=type(exc).__name__))
+        return message
+
+
+def _read_message(incoming: Incoming) -> Message:
     message = Message(incoming)
     if incoming.raw is None or incoming.error is not None:
         message.problems.append(incoming.error or Msg("cannot read this message"))
@@ -335,6 +416,10 @@ def read_message(incoming: Incoming) -> Message:
     if not incoming.raw.strip():
         message.problems.append(Msg("an empty file: not a mail message"))
         return message
+    refused = bounds(incoming.raw)
+    if refused is not None:
+        message.problems.append(refused)
+        return message
     msg = BytesParser(policy=policy.default).parsebytes(incoming.raw)
     assert isinstance(msg, EmailMessage)
     if not msg.keys():
@@ -347,37 +432,22 @@ def read_message(incoming: Incoming) -> Message:
             re.sub(r"(?<!^)(?=[A-Z])", " ", b.removesuffix("Defect")).lower() for b in bad]))
         return message
     _headers(message, msg)
+    leaves, why = _leaves(msg)
+    if why is not None:
+        message.problems.append(why)
+        return message
     attachments: list[tuple[str, bytes]] = []
     plain: list[tuple[str, str]] = []
     html: list[tuple[str, str]] = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
-        ctype = part.get_content_type()
-        filename = part.get_filename()
-        disposition = part.get_content_disposition()
-        if (filename or "").lower().endswith((".yaml", ".yml")) or ctype in YAML_TYPES:
-            payload = part.get_payload(decode=True)
-            label = Msg("attachment {file}", file=filename or ctype)
-            if not isinstance(payload, bytes):
-                message.problems.append(Msg("{attachment}: cannot be decoded", attachment=label))
-                continue
-            if len(payload) > MAX_BYTES:
-                message.problems.append(Msg("{attachment} is {size} bytes; the limit is {limit} "
-                                            "(1 MiB)", attachment=label, size=len(payload),
-                                            limit=MAX_BYTES))
-                continue
-            if _VIEW_LINE.search(payload[:4096]):
-                continue  # a house view sent back with a reply is no submission (RUL-P8-1)
-            attachments.append((label, payload))
-        elif ctype in ("text/plain", "text/html") and disposition != "attachment":
-            try:
-                content = part.get_content()
-            except (LookupError, UnicodeError, ValueError) as exc:
-                message.problems.append(Msg("a {type} part cannot be decoded: {error}",
-                                            type=ctype, error=exc))
-                continue
-            (plain if ctype == "text/plain" else html).append(("body", str(content)))
+    files = 0
+    for part in leaves:
+        _part(message, part, attachments, plain, html)
+        if part.get_param("filename", None, "content-disposition") is not None \
+                or part.get_param("name", None) is not None \
+                or part.get_content_disposition() == "attachment":
+            files += 1
+    if files > MAX_ATTACHMENTS:
+        message.problems.append(Msg("over {limit} attachments", limit=MAX_ATTACHMENTS))
     if message.problems:
         return message
     bodies = plain or [(where, html_text(text)) for where, text in html]
@@ -385,11 +455,55 @@ def read_message(incoming: Incoming) -> Message:
     return message
 
 
+def _part(message: Message, part: EmailMessage, attachments: list[tuple[str, bytes]],
+          plain: list[tuple[str, str]], html: list[tuple[str, str]]) -> None:
+    """One leaf part: a YAML attachment, a text body, or neither (a problem when it cannot
+    be decoded or is over its limit)."""
+    ctype = part.get_content_type()
+    filename = part.get_filename()
+    disposition = part.get_content_disposition()
+    name = shown(str(filename), 80) if filename is not None else None
+    if (name or "").lower().endswith((".yaml", ".yml")) or ctype in YAML_TYPES:
+        label = Msg("attachment {file}", file=name or ctype)
+        try:
+            payload = part.get_payload(decode=True)
+        except Exception:
+            payload = None
+        if not isinstance(payload, bytes):
+            message.problems.append(Msg("{attachment}: cannot be decoded", attachment=label))
+        elif len(payload) > MAX_BYTES:
+            message.problems.append(Msg("{attachment} is {size} bytes; the limit is {limit} "
+                                        "(1 MiB)", attachment=label, size=len(payload),
+                                        limit=MAX_BYTES))
+        elif not _VIEW_LINE.search(payload[:4096]):  # a house view sent back with a reply
+            attachments.append((label, payload))  # is no submission (RUL-P8-1)
+    elif ctype in ("text/plain", "text/html") and disposition != "attachment":
+        try:
+            encoded = part.get_payload()
+        except (LookupError, UnicodeError, ValueError) as exc:  # a charset "x\0y"
+            message.problems.append(Msg("a {type} part cannot be decoded: {error}",
+                                        type=ctype, error=shown(str(exc), 120)))
+            return
+        if isinstance(encoded, str) and len(encoded) > MAX_TEXT_BYTES:
+            message.problems.append(Msg("a {type} part of {size} bytes; the limit is {limit} "
+                                        "(send the submission as a .yaml attachment)",
+                                        type=ctype, size=len(encoded), limit=MAX_TEXT_BYTES))
+            return
+        try:
+            content = _text_of(part)
+        except (LookupError, UnicodeError, ValueError, AssertionError) as exc:
+            message.problems.append(Msg("a {type} part cannot be decoded: {error}",
+                                        type=ctype, error=shown(str(exc), 120)))
+            return
+        (plain if ctype == "text/plain" else html).append(("body", clean(content)))
+
+
 def _headers(message: Message, msg: EmailMessage) -> None:
     try:
         sender = msg.get("from")
         addresses = getattr(sender, "addresses", ()) if sender is not None else ()
-        message.sender = addresses[0].addr_spec.lower() if addresses else None
+        spec = clean(addresses[0].addr_spec).lower() if addresses else None
+        message.sender = shown(spec) if spec else None
     except Exception:
         message.sender = None
     try:
@@ -412,10 +526,18 @@ def _choose(message: Message, attachments: list[tuple[str, bytes]],
                           for label, payload in attachments]
     places = [label for label, _ in attachments]
     for where, text in bodies:
-        for line, block in body_blocks(text):
-            found.append(Found(block.encode("utf-8"), f"{name} ({where})", where))
-            places.append(Msg("{where} line {line}", where=Msg("body"), line=line)
-                          if where == "body" else f"{where} line {line}")
+        for block in body_blocks(text):
+            if block.stray is not None:
+                line, words, resume = block.stray
+                message.problems.append(Msg(
+                    "line {line} of the body, `{text}`, is not YAML of the submission, which "
+                    "goes on at line {resume}: make it a comment (# ...) or remove it; nothing "
+                    "of this message is taken", line=line, text=words, resume=resume))
+            found.append(Found(block.text.encode("utf-8"), f"{name} ({where})", where))
+            places.append(Msg("{where} line {line}", where=Msg("body"), line=block.line)
+                          if where == "body" else f"{where} line {block.line}")
+    if message.problems:
+        return
     if not found:
         message.problems.append(Msg(
             "no submission found: a submission is a YAML attachment (.yaml) or, in the text of "
@@ -426,3 +548,4 @@ def _choose(message: Message, attachments: list[tuple[str, bytes]],
             "message (the latest message counts)", count=len(found), places=places))
     else:
         message.found = found[0]
+

@@ -147,8 +147,9 @@ class Index:
         path = self.folder / INDEX
         line = json.dumps(entry, ensure_ascii=False) + "\n"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0),
-                     0o666)
+                     0o600)
         try:
+            os.fchmod(fd, 0o600)  # senders and Message-IDs: private (issue 27)
             size = os.fstat(fd).st_size
             if size:
                 with open(path, "rb") as handle:

@@ -488,8 +488,11 @@ MAX_DIGITS = 100
 the seed, has 20, and the schema bounds every number; Python refuses to convert numbers
 of more than 4,300 digits)."""
 
-_HUGE_INTEGER = re.compile(r"(?:^|(?<=[\s:\[,{]))[-+]?[0-9_]{" + str(MAX_DIGITS + 1) +
-                           r",}(?=[ \t]*(?:$|[,\]}#\r\n]))", re.MULTILINE)
+_HUGE_INTEGER = re.compile(r"(?:^|(?<=[\s:\[,{]))[-+]?(?:0[xX][0-9a-fA-F_]{N,}|0[oO][0-7_]{N,}|"
+                           r"0[bB][01_]{N,}|[0-9_]{N,})(?=[ \t]*(?:$|[,\]}#\r\n]))"
+                           .replace("N", str(MAX_DIGITS + 1)), re.MULTILINE)
+"""A plain integer of more than :data:`MAX_DIGITS` digits in any base (``0x``, ``0o``, ``0b``
+or decimal): refused before any conversion (issue 27)."""
 
 
 def _huge_integers(name: str, text: str) -> list[Problem]:

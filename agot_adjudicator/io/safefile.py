@@ -42,12 +42,9 @@ def outside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
     return real != base and base not in real.parents
 
 
-def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
-                 root: str | os.PathLike[str] | None = None) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them, or raise
-    :class:`ReadRefused` (never blocks, never reads more than ``limit + 1`` bytes)."""
-    if root is not None and outside(path, root):
-        raise ReadRefused(path, Msg("a link that leaves {root}; refused", root=root))
+def open_regular(path: str | os.PathLike[str]) -> int:
+    """A read-only descriptor of the regular file ``path`` (opened ``O_NONBLOCK``: a FIFO never
+    blocks; FIFOs, devices, sockets and folders refused with :class:`ReadRefused`)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | \
         getattr(os, "O_NOCTTY", 0)
     try:
@@ -64,6 +61,21 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
             raise ReadRefused(path, Msg("is a directory, not a file"))
         if not stat.S_ISREG(info.st_mode):
             raise ReadRefused(path, Msg("not a regular file (a FIFO, device or socket); refused"))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
+                 root: str | os.PathLike[str] | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them, or raise
+    :class:`ReadRefused` (never blocks, never reads more than ``limit + 1`` bytes)."""
+    if root is not None and outside(path, root):
+        raise ReadRefused(path, Msg("a link that leaves {root}; refused", root=root))
+    fd = open_regular(path)
+    try:
+        info = os.fstat(fd)
         if info.st_size > limit:
             raise ReadRefused(path, Msg("file is {size} bytes; the limit is {limit}",
                                         size=info.st_size, limit=limit))

@@ -124,15 +124,22 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+def write_private(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically with mode 0600 whatever the umask (a kept message,
+    a receipt: what holds a player's words, issue 27)."""
+    write_bytes_atomic(path, data, mode=0o600)
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *,
+                       mode: int | None = None) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file next to it, then one rename; the
-    file's mode follows the umask, as a file the shell creates."""
+    file's mode follows the umask, as a file the shell creates (or is ``mode``)."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     directory.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs follow the umask
+        os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # outputs follow the umask
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, target)

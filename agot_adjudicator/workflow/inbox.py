@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,8 @@ from agot_adjudicator.io.hints import joined
 from agot_adjudicator.io.ledger import Entry
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
+from agot_adjudicator.io.mailbody import shown as printable
+from agot_adjudicator.io.mailsecret import secret_words, without_secret
 from agot_adjudicator.io.messages import MESSAGES, Index
 from agot_adjudicator.io.names import Renamed, ids_from_names
 from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
@@ -54,7 +57,7 @@ from agot_adjudicator.io.stored import (
     stored_text,
 )
 from agot_adjudicator.io.submissions import HouseSection, Source, plan_problems
-from agot_adjudicator.io.writing import write_atomic, write_bytes_atomic
+from agot_adjudicator.io.writing import write_atomic, write_private
 from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_, Msg
@@ -132,6 +135,8 @@ def receive(game_dir: str, arguments: Sequence[str], ruleset: Ruleset,
     if not Path(game_dir).is_dir():
         raise UsageError(f"{game_dir}: not a game directory (no such directory)")
     with game_lock(game_dir):
+        _private_folder(Path(game_dir) / "messages")
+        leftovers(game_dir)
         intake = _Intake(game_dir, ruleset, received, lang)
         messages = [read_message(i) for i in gather(arguments, stdin)]
         order = sorted(range(len(messages)),
@@ -162,6 +167,8 @@ class _Check:
     owed: list[dict[str, Any]] = field(default_factory=list)
     merged: dict[str, Any] | None = None
     replaced: list[str] = field(default_factory=list)
+    secret: str | None = None
+    """The secret the message gave: removed from the kept copy and the receipt."""
 
     def fail(self, verdict: str, reason: str) -> _Check:
         self.verdict = verdict
@@ -189,6 +196,34 @@ class _Intake:
         self.read: dict[str, tuple[list[Document], list[Problem]]] = {}
         self.parts: dict[str, tuple[dict[str, Any], Document | None]] = {}
 
+    def _is_secret(self, word: bytes) -> bool:
+        """Whether ``word`` is a house's secret (players.yaml's salted hashes)."""
+        try:
+            text = word.decode("ascii")
+        except UnicodeDecodeError:
+            return False
+        return any(secret_matches(s, text) for s in self.players.houses.values()
+                   if s.secret_sha256)
+
+    def _secret_test(self) -> Callable[[bytes], bool] | None:
+        """:meth:`_is_secret`, or None in a game that keeps no secrets (nothing to test)."""
+        return self._is_secret if any(s.secret_sha256 for s in self.players.houses.values()) \
+            else None
+
+    def _hide(self, text: str, secret: str | None) -> str:
+        """``text`` (a receipt, a reason) with the message's secret and any house's secret in
+        it replaced (a stray line, a Subject may quote one): printed and kept, never a secret."""
+        found = {secret.encode("utf-8")} if secret else set()
+        test = self._secret_test()
+        if test is not None:
+            found |= secret_words(text.encode("utf-8"), test)
+        found = {v for v in found if v.decode("utf-8", "replace") in text}
+        if not found:
+            return text  # unchanged: a Msg stays a Msg (it translates)
+        for value in sorted(found, key=len, reverse=True):
+            text = text.replace(value.decode("utf-8", "replace"), "[secret removed]")
+        return text
+
     def process(self, message: Message) -> Outcome:
         raw = message.incoming.raw
         digest = hashlib.sha256(raw).hexdigest() if raw is not None else None
@@ -203,10 +238,11 @@ class _Intake:
                 "duplicate", Msg("message {number} (received {when}) is this one: nothing "
                                  "changed", number=before["n"], when=before.get("received")))
         else:
-            if raw is not None:
-                kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
-                write_bytes_atomic(self.index.folder / kept, raw)
             check = self._check(message, number)
+            if raw is not None:  # kept without its secret, 0600 (issue 27)
+                kept = f"{stem}.{'eml' if message.incoming.kind == 'mail' else 'txt'}"
+                write_private(self.index.folder / kept,
+                              without_secret(raw, check.secret, self._secret_test()))
         house = check.house
         stored = None
         when = effective_time(message, self.received)
@@ -219,7 +255,9 @@ class _Intake:
             receipt = _receipt(number, kept, digest, self.received, message, check, self.stand,
                                self.names, stored)
         receipt_file = f"{stem}.receipt.txt"
-        write_atomic(self.index.folder / receipt_file, receipt)
+        receipt = self._hide(receipt, check.secret)
+        check.reasons = [self._hide(r, check.secret) for r in check.reasons]
+        write_private(self.index.folder / receipt_file, receipt.encode("utf-8"))
         self.index.append({
             "n": number, "file": kept or (before or {}).get("file"), "receipt": receipt_file,
             "sha256": digest, "received": utc_text(self.received), "effective": utc_text(when),
@@ -280,6 +318,7 @@ class _Intake:
             return check.fail("malformed", Msg("the submission is not readable YAML"))
         data = dict(doc.data)
         secret = data.pop("secret", None)
+        check.secret = secret if isinstance(secret, str) and secret else None
         withdraw = data.pop("withdraw", None)
         doc = Document(doc.name, data, doc.sha256,
                        {p: v for p, v in doc.positions.items() if p[:1] != ("secret",)},
@@ -297,7 +336,7 @@ class _Intake:
         check.house = house
         if house not in state.houses:
             return check.fail("refused", Msg("'{value}' is not a house in play in this game",
-                                             value=house))
+                                             value=printable(house, 60)))
         if secret is not None and not isinstance(secret, str):
             return check.fail("refused", Msg("`secret:` must be the text the moderator sent you"))
         not_theirs = _who(message, house, secret, self.players)
@@ -323,7 +362,8 @@ class _Intake:
             if str(answer_id).rsplit("/", 1)[-1] != house:
                 return check.fail("refused", Msg("{house} cannot answer {id}: it is another "
                                                  "house's decision (a house answers only its "
-                                                 "own)", house=house, id=answer_id))
+                                                 "own)", house=house,
+                                                 id=printable(str(answer_id), 80)))
         if data["round"] != state.round:
             check.problems = [doc.problem(["round"], Msg(
                 "this submission is for round {round}; the game is at round {now}",
@@ -620,6 +660,29 @@ def _say(text: str) -> str:
     from agot_adjudicator.render.language import say
 
     return say(text)
+
+
+def _private_folder(folder: Path) -> None:
+    """``folder`` made (or kept) 0700 whatever the umask: kept messages hold what players
+    sent (issue 27)."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+
+
+def leftovers(game_dir: str | Path) -> list[Path]:
+    """Remove the temporary files a killed run left (``.NAME.XXXX.tmp`` beside the kept
+    messages, the orders and the received parts) and say which: under the game lock no other
+    run is writing them."""
+    root = Path(game_dir)
+    removed = []
+    for folder in [root / MESSAGES, *root.glob("round-*/orders"), *root.glob("round-*/received")]:
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for tmp in folder.glob(".*.tmp"):
+            if tmp.is_file() and not tmp.is_symlink():
+                tmp.unlink(missing_ok=True)
+                removed.append(tmp)
+    return removed
 
 
 def inbox_received(game_dir: str | Path, round_number: int, house: str,

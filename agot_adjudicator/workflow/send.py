@@ -4,9 +4,12 @@ SMTP with the standard library's :mod:`smtplib` (docs/protocol.md P4, docs/forma
 Each message goes to its house's registered address (``players.yaml``; else the ``To`` the
 message was written with) with ``From`` (``--from``) and ``Date`` (the time of sending) set
 when it is sent; the stored file is not changed. What was sent is appended to
-``round-NN/mail/sent.jsonl`` (time, house, address, Message-ID): a message already sent to the
-same address is not sent again unless ``again``. A house without an address is reported and
-skipped, and the command ends with exit 2. Runs under the game directory lock.
+``round-NN/mail/sent.jsonl`` (time, house, address, Message-ID, state): a message already sent to
+the same address is not sent again unless ``again``. Delivery is at most once: each message is
+recorded as ``sending`` before the server is given it and as ``sent`` after; one a killed run
+or a lost connection left unfinished is not sent again unless ``again`` (issue 27). A house
+without an address is reported and skipped, and the command ends with exit 2. Runs under the
+game directory lock.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 
-from agot_adjudicator.errors import AgotError, ExitCode, UsageError
+from agot_adjudicator.errors import AgotError, ExitCode, UsageError, escaped
 from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
 from agot_adjudicator.io.lock import game_lock
@@ -96,18 +99,24 @@ def mail_round(game_dir: str, number: int | None) -> RoundDir:
     return with_mail[-1]
 
 
-def _sent_before(path: Path) -> set[tuple[str, str]]:
-    """(Message-ID, address) pairs in ``sent.jsonl``; unreadable lines are ignored."""
+def _sent_before(path: Path) -> dict[tuple[str, str], str]:
+    """(Message-ID, address) -> the last state ``sent.jsonl`` records for it: ``sent`` (a line
+    without ``state``, as agot 0.3 wrote them, is one), ``sending`` (recorded before the
+    message was given to the server, nothing after: the run was killed or the connection lost,
+    it may have been delivered), ``unknown`` (the connection failed while the server was
+    taking it) or ``failed`` (the server refused it: not delivered). Unreadable lines are
+    ignored."""
     if not path.is_file():
-        return set()
-    done = set()
+        return {}
+    done: dict[tuple[str, str], str] = {}
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             entry = json.loads(line)
         except ValueError:
             continue
         if isinstance(entry, dict):
-            done.add((str(entry.get("message_id")), str(entry.get("to"))))
+            done[(str(entry.get("message_id")), str(entry.get("to")))] = \
+                str(entry.get("state", "sent"))
     return done
 
 
@@ -192,9 +201,17 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                                  f"{root / 'players.yaml'})")
                 continue
             msg_id = str(msg["Message-ID"])
-            if (msg_id, address) in done and not again:
+            state = done.get((msg_id, address))
+            if state == "sent" and not again:
                 out.lines.append(f"already sent {h} to {address} ({msg_id}); --again sends "
                                  "it again")
+                continue
+            if state in ("sending", "unknown") and not again:
+                out.failed.append(h)
+                out.lines.append(f"maybe sent {h} to {address} ({msg_id}): an earlier run was "
+                                 "cut off while the server took it, so it may have been "
+                                 "delivered; not sent again (at most once): ask the player, "
+                                 f"then --again --house {h} sends it again")
                 continue
             work.append((h, address, msg))
         if server is None:
@@ -211,15 +228,24 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                     msg["To"] = address
                     now = datetime.now(UTC)
                     msg["Date"] = formatdate(now.timestamp(), usegmt=True)
+                    entry = {"time": utc_text(now), "house": h, "to": address,
+                             "message_id": str(msg["Message-ID"])}
+                    _record(sent_log, {**entry, "state": "sending"})  # at most once
                     try:
                         smtp.send_message(msg, from_addr=sender, to_addrs=[address])
-                    except (smtplib.SMTPException, OSError) as exc:
+                    except (smtplib.SMTPServerDisconnected, OSError) as exc:
+                        _record(sent_log, {**entry, "state": "unknown"})
                         out.failed.append(h)
-                        out.lines.append(f"not sent {h} to {address}: {exc}")
+                        out.lines.append(f"maybe sent {h} to {address}: the connection failed "
+                                         f"while the server took it ({escaped(str(exc), 200)}); "
+                                         f"not sent again unless --again --house {h}")
+                        break
+                    except smtplib.SMTPException as exc:
+                        _record(sent_log, {**entry, "state": "failed"})
+                        out.failed.append(h)
+                        out.lines.append(f"not sent {h} to {address}: {escaped(str(exc), 200)}")
                         continue
-                    _record(sent_log, {"time": utc_text(now),
-                                       "house": h, "to": address,
-                                       "message_id": str(msg["Message-ID"])})
+                    _record(sent_log, {**entry, "state": "sent"})
                     out.lines.append(f"sent {h} to {address} ({msg['Message-ID']})")
             finally:
                 try:
