@@ -196,7 +196,7 @@ def gather(arguments: Sequence[str], stdin: bytes | None = None) -> list[Incomin
 def _maildir(path: Path) -> list[Incoming]:
     """The entries of ``new/`` and ``cur/`` by key (the name before ``:``), each read as a
     regular file through the bounded reader (a FIFO, a device or a folder is refused)."""
-    entries = []
+    entries: list[tuple[str, str, str]] = []
     for sub in ("new", "cur"):
         try:
             names = os.listdir(path / sub)
@@ -204,7 +204,7 @@ def _maildir(path: Path) -> list[Incoming]:
             raise UsageError(f"{escaped(str(path / sub))}: cannot read: {exc.strerror}") from None
         entries.extend((name.split(":", 1)[0], sub, name) for name in names
                        if not name.startswith("."))
-    out = []
+    out: list[Incoming] = []
     for key, sub, name in sorted(entries):
         label = f"{path} (entry {shown(key, 80)})"
         if len(out) >= MAX_MESSAGES:
