@@ -212,6 +212,9 @@ def test_send_gives_each_address_its_own_house_message(played, runner, smtp_serv
     sent = [json.loads(line) for line in
             (mail / "sent.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [e["state"] for e in sent] == ["sending", "sent"] * len(HOUSES)  # at most once
+    # a Message-ID folded onto its own line in the file is one token, said and kept so
+    assert all(e["message_id"].startswith("<") and e["message_id"].endswith(">") for e in sent)
+    assert "( <" not in result.output and "(<" in result.output
     # a second run sends nothing again; --again does
     result = runner.invoke(main, args)
     assert result.exit_code == 0 and result.output.count("already sent") == len(HOUSES)
@@ -404,3 +407,35 @@ def test_send_is_at_most_once_when_a_run_is_cut_off(played, runner, smtp_server)
         assert len(dropping.received) == 1  # the server took it once, and only once
     finally:
         controller.stop()
+
+
+def test_a_message_id_folded_onto_its_own_line_is_one_token():
+    """A long Message-ID (a long game id) is folded onto a line of its own when the .eml is
+    written (RFC 5322); send, its journal and the judge use it without the folding space, so
+    the journal written before and after agrees (sent.jsonl lines of 0.3 are read stripped)."""
+    from email.parser import BytesParser
+
+    from agot_adjudicator.workflow.send import message_id
+
+    raw = (b"Message-ID:\r\n <6c63b72a332fe2dcd224f3c8.lannister.round-01.game-26d566cf"
+           b"@agot.invalid>\r\nSubject: x\r\n\r\nbody\r\n")
+    msg = BytesParser(policy=SMTP).parsebytes(raw)
+    assert str(msg["Message-ID"]).startswith(" ")  # as the standard library reads it
+    assert message_id(msg) == ("<6c63b72a332fe2dcd224f3c8.lannister.round-01.game-26d566cf"
+                               "@agot.invalid>")
+
+
+def test_send_names_the_round_before_when_its_mail_was_never_sent(played, runner, smtp_server):
+    """Round 1's result was written, then round 2 ran before any send: sending round 2 (the
+    default) says that round 1's mail still waits, and --round 1 sends it."""
+    inbox, server = smtp_server
+    houses = len(list((played / "round-01" / "mail").glob("*.eml")))
+    args = ["send", "--game", str(played), "--smtp", server, "--from", "gm@example.org"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "note: round-01's mail was never sent to " in result.output
+    assert "agot send --round 1 sends it" in result.output
+    assert runner.invoke(main, [*args, "--round", "1"]).exit_code == 0
+    assert len(inbox.received) == 2 * houses  # round 2's, then round 1's
+    again = runner.invoke(main, args)
+    assert "never sent" not in again.output

@@ -321,7 +321,7 @@ class Judge:
             self._failed(str(exc))
             return False
         self.journal.add({"time": utc_text(self.now), "event": "mailed", "key": key, "to": to,
-                          "message_id": str(msg["Message-ID"]), **more})
+                          "message_id": str(msg["Message-ID"]).strip(), **more})
         self.out.mailed += 1
         return True
 
@@ -426,7 +426,13 @@ class Judge:
     def _mail_out(self) -> bool:
         """Send every house message of the rounds since the judge began that is not recorded as
         sent (``agot send``'s journal); False when SMTP failed."""
-        from agot_adjudicator.workflow.send import SENT_FILE, _record, _sent_before, load_message
+        from agot_adjudicator.workflow.send import (
+            SENT_FILE,
+            _record,
+            _sent_before,
+            load_message,
+            message_id,
+        )
 
         assert self.mailer is not None
         first = int(self.state.get("first_round", 1))
@@ -447,9 +453,9 @@ class Judge:
                                           "key": key})
                     continue
                 msg = load_message(path, self.root)
-                msg_id = str(msg["Message-ID"])
-                if (msg_id, settings.address) in sent:
-                    continue
+                msg_id = message_id(msg)
+                if sent.get((msg_id, settings.address)) == "sent":
+                    continue  # else never sent, refused, or maybe sent: again (RUL-P9-4)
                 note = self._note(house) if rd.path == round_dirs(self.game_dir)[-1].path \
                     else None
                 if note:

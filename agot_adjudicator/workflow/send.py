@@ -32,7 +32,7 @@ from agot_adjudicator.errors import AgotError, ExitCode, UsageError, escaped
 from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
 from agot_adjudicator.io.lock import game_lock
-from agot_adjudicator.io.players import read_players
+from agot_adjudicator.io.players import Players, read_players
 from agot_adjudicator.io.safefile import ReadRefused, read_bounded
 from agot_adjudicator.render.mail import MAIL_DIR
 
@@ -99,6 +99,12 @@ def mail_round(game_dir: str, number: int | None) -> RoundDir:
     return with_mail[-1]
 
 
+def message_id(msg: EmailMessage) -> str:
+    """A message's Message-ID as one token: a long one is folded onto its own line in the
+    file (RFC 5322), and the folding space is no part of it."""
+    return str(msg["Message-ID"]).strip()
+
+
 def _sent_before(path: Path) -> dict[tuple[str, str], str]:
     """(Message-ID, address) -> the last state ``sent.jsonl`` records for it: ``sent`` (a line
     without ``state``, as agot 0.3 wrote them, is one), ``sending`` (recorded before the
@@ -115,7 +121,7 @@ def _sent_before(path: Path) -> dict[tuple[str, str], str]:
         except ValueError:
             continue
         if isinstance(entry, dict):
-            done[(str(entry.get("message_id")), str(entry.get("to")))] = \
+            done[(str(entry.get("message_id")).strip(), str(entry.get("to")))] = \
                 str(entry.get("state", "sent"))
     return done
 
@@ -171,6 +177,29 @@ def connect(server: Server) -> smtplib.SMTP:
     return smtp
 
 
+def _unsent_before(game_dir: str, rd: RoundDir, players: Players) -> list[str]:
+    """A note when the round before ``rd`` holds house messages never sent: its last run's
+    mail (the round's result, when a run of the next round came before any send) would
+    otherwise wait unseen, as only the last round's mail is sent by default."""
+    earlier = [d for d in round_dirs(game_dir) if d.number == rd.number - 1]
+    if not earlier or not (earlier[0].path / MAIL_DIR).is_dir():
+        return []
+    folder = earlier[0].path / MAIL_DIR
+    done = _sent_before(folder / SENT_FILE)
+    waiting = []
+    for path in sorted(folder.glob("*.eml")):
+        msg = load_message(path, Path(game_dir))
+        settings = players.houses.get(path.stem)
+        address = (settings.address if settings and settings.address
+                   else (str(msg["To"]) if msg["To"] else None))
+        if address is not None and done.get((message_id(msg), address)) != "sent":
+            waiting.append(path.stem)
+    if not waiting:
+        return []
+    return [f"note: {earlier[0].name}'s mail was never sent to {', '.join(waiting)}: "
+            f"agot send --round {earlier[0].number} sends it"]
+
+
 def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                number: int | None = None, again: bool = False,
                houses: Sequence[str] = ()) -> Outcome:
@@ -189,6 +218,8 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
         sent_log = folder / SENT_FILE
         done = _sent_before(sent_log)
         out = Outcome(rd.name)
+        if number is None:
+            out.lines += _unsent_before(game_dir, rd, players)
         work: list[tuple[str, str, EmailMessage]] = []
         for h in chosen:
             msg = load_message(folder / f"{h}.eml", root)
@@ -200,7 +231,7 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                 out.lines.append(f"skipped {h}: no address (add houses.{h}.address to "
                                  f"{root / 'players.yaml'})")
                 continue
-            msg_id = str(msg["Message-ID"])
+            msg_id = message_id(msg)
             state = done.get((msg_id, address))
             if state == "sent" and not again:
                 out.lines.append(f"already sent {h} to {address} ({msg_id}); --again sends "
@@ -215,7 +246,7 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                 continue
             work.append((h, address, msg))
         if server is None:
-            out.lines += [f"would send {h} to {address} ({msg['Message-ID']}, "
+            out.lines += [f"would send {h} to {address} ({message_id(msg)}, "
                           f"subject {msg['Subject']!s})" for h, address, msg in work]
             return out
         if work:
@@ -229,7 +260,7 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                     now = datetime.now(UTC)
                     msg["Date"] = formatdate(now.timestamp(), usegmt=True)
                     entry = {"time": utc_text(now), "house": h, "to": address,
-                             "message_id": str(msg["Message-ID"])}
+                             "message_id": message_id(msg)}
                     _record(sent_log, {**entry, "state": "sending"})  # at most once
                     try:
                         smtp.send_message(msg, from_addr=sender, to_addrs=[address])
@@ -246,7 +277,7 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                         out.lines.append(f"not sent {h} to {address}: {escaped(str(exc), 200)}")
                         continue
                     _record(sent_log, {**entry, "state": "sent"})
-                    out.lines.append(f"sent {h} to {address} ({msg['Message-ID']})")
+                    out.lines.append(f"sent {h} to {address} ({message_id(msg)})")
             finally:
                 try:
                     smtp.quit()
