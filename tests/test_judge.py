@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from mailservers import dovecot, smtp  # noqa: F401  (pytest fixtures)
 
 from agot_adjudicator.cli import main
+from agot_adjudicator.io.players import read_players
 
 T0 = "2026-12-01T18:00:00Z"
 
@@ -362,3 +363,29 @@ def test_the_imap_password_from_a_file_and_loop_with_now_refused(tmp_path, dovec
     (game / "imap.pw").unlink()
     result = run("judge", "--game", str(game), env={"AGOT_NOW": T0})
     assert result.exit_code == 2 and "cannot read the password file" in result.output
+
+
+def test_the_judge_speaks_the_game_language_whatever_the_locale(tmp_path, smtp):  # noqa: F811
+    """A game played in Chinese (its language recorded by its first run) is judged in Chinese
+    by a cron job under an English locale: the stop's mail keeps the game's language, the
+    deadline line is said in Chinese, and so are the receipts (issue 26, issue 29)."""
+    inbox, port = smtp
+    game, secrets, houses = new_game(tmp_path)
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    settings(game, port, maildir=str(tmp_path / "Maildir"),
+             deadlines={"orders": {"period": "48h"}})
+    assert run("adjudicate", "--game", str(game), "--lang", "zh-Hans").exit_code == 3
+    env = {"AGOT_NOW": T0, "LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"}
+    assert run("judge", "--game", str(game), env=env).exit_code == 0
+    for _rcpt, msg in got(inbox):
+        text = text_of(msg)
+        assert text.startswith("截止时间") or "2026年12月3日（周四）18:00" in text.split("\n")[0], text
+        assert "Deadline" not in text
+    house = houses[0]
+    box.add(player_mail(house, orders_text(game, house, secrets[house]), 0))
+    start = len(inbox.received)
+    assert run("judge", "--game", str(game),
+               env={**env, "AGOT_NOW": "2026-12-01T19:00:00Z"}).exit_code == 0
+    (receipt,) = [m for _, m in got(inbox, start)]
+    assert "回执" in str(receipt["Subject"]) and "结论：已接受" in text_of(receipt)
+    assert read_players(game).language == "zh-Hans"  # the judge's runs kept it

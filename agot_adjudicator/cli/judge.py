@@ -44,7 +44,8 @@ from agot_adjudicator.workflow.judge import (
 @click.option("--extend", metavar="PERIOD",
               help="Move the current stop's deadline later by PERIOD (90m, 12h, 2d; recorded); "
                    "the next pass mails the new deadline to each house still owing.")
-@lang_option("The log lines and the mail of houses without a language in players.yaml.")
+@lang_option("The log lines and the mail of houses without a language in players.yaml "
+             "(default: the game's language, else the locale's).")
 @click.pass_context
 @handle_errors
 def judge(ctx: click.Context, game_dir: str, mode: str, every: int, now_text: str | None,
@@ -65,7 +66,10 @@ def judge(ctx: click.Context, game_dir: str, mode: str, every: int, now_text: st
     if mode == "loop" and now_text:
         raise UsageError("--now with --loop would judge every pass at the same time; use one "
                          "or the other")
-    language = chosen_language(lang)
+    from agot_adjudicator.workflow.record import game_language
+
+    # the game's language unless told (a cron job's locale must not switch a game's language)
+    language = lang or game_language(game_dir) or chosen_language(None)
     if pause and resume:
         raise UsageError("--pause and --resume: give one")
     if pause or resume or extend:

@@ -38,7 +38,7 @@ from agot_adjudicator.workflow.send import NotAllSent, Server, parse_server, sen
               help="The receive time to record (ISO 8601, e.g. 2026-12-01T18:00:00Z; default: "
                    "now, or the AGOT_RECEIVED environment variable).")
 @lang_option("This command's own lines and errors; each receipt is in its house's language "
-             "(players.yaml).")
+             "(players.yaml), else this one, else the game's.")
 @click.pass_context
 @handle_errors
 def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
@@ -60,7 +60,11 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)
-    outcomes = receive(game_dir, messages, ruleset, when, stdin, chosen_language(lang))
+    from agot_adjudicator.workflow.record import game_language
+
+    # a house without a language of its own reads its receipt in the game's language
+    outcomes = receive(game_dir, messages, ruleset, when, stdin,
+                       lang or game_language(game_dir) or chosen_language(None))
     for outcome in outcomes:
         click.echo(outcome.receipt)
     refused = [o for o in outcomes if not o.whole]

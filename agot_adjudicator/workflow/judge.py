@@ -34,7 +34,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -325,11 +325,14 @@ class Judge:
         self.out.mailed += 1
         return True
 
+    def _language(self, house: str | None) -> str:
+        """The language of ``house``'s mail: its own (players.yaml), else the game's."""
+        settings = self.players.houses.get(house) if house else None
+        return language_of_tag(settings.language) if settings and settings.language else self.lang
+
     @contextmanager
     def _speaking(self, house: str | None) -> Iterator[None]:
-        settings = self.players.houses.get(house) if house else None
-        lang = language_of_tag(settings.language) if settings and settings.language else self.lang
-        with Names(self.ruleset, lang).speaking():
+        with Names(self.ruleset, self._language(house)).speaking():
             yield
 
     # -- runs --
@@ -398,7 +401,8 @@ class Judge:
         self.state["stop"] = stop
         write_state(self.folder, self.state)
         if self.players.deadline != deadline:
-            self.players = Players(self.players.houses, deadline)
+            # read again: a run of this pass may have recorded the game's language in it
+            self.players = replace(read_players(self.game_dir), deadline=deadline)
             if self.players.houses or deadline:
                 write_players(self.game_dir, self.players)
         return stop
@@ -416,7 +420,8 @@ class Judge:
         if not stop.get("deadline"):
             return None
         rule = self.config.deadlines.get(stop["kind"])
-        when = _spoken_time(parse_utc(stop["deadline"]))  # type: ignore[arg-type]
+        when = _spoken_time(parse_utc(stop["deadline"]),  # type: ignore[arg-type]
+                            self._language(house))
         with self._speaking(house):
             if rule is not None and rule.then == "wait":
                 return tr("Deadline: answers to this mail are due by {when} (UTC).", when=when)
@@ -491,7 +496,7 @@ class Judge:
             if not h.owes:
                 continue
             ids = ", ".join(o.id for o in h.owes)
-            when = _spoken_time(deadline)
+            when = _spoken_time(deadline, self._language(h.house))
             moved = [e for e in self.journal.entries if e.get("event") == "extended"
                      and e.get("deadline") == stop["deadline"]] if self.journal else []
             if moved and self.now < deadline:
@@ -542,15 +547,21 @@ class Judge:
             self.log(f"mailed a {kind} notice to {h.house}")
 
 
-def _spoken_time(when: datetime.datetime) -> str:
-    """``Tue 3 Dec 2026 18:00``: a deadline as people read it (UTC).
+def _spoken_time(when: datetime.datetime, language: str = "en") -> str:
+    """A deadline as people read it (UTC), in ``language``: ``Thu 3 Dec 2026 18:00``,
+    ``2026年12月3日（周四）18:00``, ``2026年12月3日（週四）18:00``.
 
     >>> _spoken_time(datetime.datetime(2026, 12, 3, 18, 0, tzinfo=datetime.UTC))
     'Thu 3 Dec 2026 18:00'
+    >>> _spoken_time(datetime.datetime(2026, 12, 6, 9, 5, tzinfo=datetime.UTC), "zh-Hant")
+    '2026年12月6日（週日）09:05'
     """
+    w = when.astimezone(datetime.UTC)
+    if language in ("zh-Hans", "zh-Hant"):
+        week = "周" if language == "zh-Hans" else "週"
+        return f"{w.year}年{w.month}月{w.day}日（{week}{'一二三四五六日'[w.weekday()]}）{w:%H:%M}"
     days = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
     months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-    w = when.astimezone(datetime.UTC)
     return f"{days[w.weekday()]} {w.day} {months[w.month - 1]} {w.year} {w:%H:%M}"
 
 
@@ -592,7 +603,7 @@ def control(game_dir: str, ruleset: Ruleset, now: datetime.datetime, *, pause: b
             state["stop"] = stop
             write_state(folder, state)
             players = read_players(game_dir)
-            write_players(game_dir, Players(players.houses, stop["deadline"]))
+            write_players(game_dir, replace(players, deadline=stop["deadline"]))
             journal.add({"time": utc_text(now), "event": "extended", "by": extend,
                          "deadline": stop["deadline"],
                          "key": f"extended:{stop['key'][0]}.{stop['key'][1]}:{stop['deadline']}"})
