@@ -326,6 +326,7 @@ def test_the_inbox_lists_what_is_still_asked_in_the_house_s_language(runner, tmp
     players = yaml.safe_load((game / "players.yaml").read_text(encoding="utf-8"))
     players["houses"]["stark"]["language"] = "zh-Hans"
     players["houses"]["baratheon"]["language"] = "zh-Hant"
+    players["houses"]["lannister"]["language"] = "en"  # else the game's (zh-Hans)
     (game / "players.yaml").write_text(yaml.safe_dump(players, allow_unicode=True),
                                        encoding="utf-8")
     stopped = runner.invoke(main, ["adjudicate", "--game", str(game), "--lang", "zh-Hans"])
