@@ -39,6 +39,7 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
+from typing import cast
 
 from agot_adjudicator.errors import UsageError, escaped
 from agot_adjudicator.io.mailbody import body_blocks, clean, html_text, shown, unflow
@@ -362,7 +363,8 @@ def _leaves(msg: EmailMessage) -> tuple[list[EmailMessage], str | None]:
         if part.is_multipart():
             children = part.get_payload()
             if isinstance(children, list):
-                stack.extend((child, depth + 1) for child in reversed(children))
+                stack.extend((cast(EmailMessage, child), depth + 1)  # parsed with policy.default
+                             for child in reversed(children))
             continue
         out.append(part)
     return out, None
