@@ -10,8 +10,8 @@ import click
 
 from agot_adjudicator.cli.options import (
     EPILOG,
-    chosen_language,
     game_option,
+    game_or_chosen_language,
     handle_errors,
     lang_option,
     ruleset_for,
@@ -107,14 +107,7 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     Exit 0 and write the next state when the round is complete; exit 3 and
     print the pending decisions (paste-ready YAML) when answers are missing.
     """
-    if game_dir is not None:
-        # Only --game writes a game directory and its mail: `agot adjudicate STATE` does not
-        # load the mail writers (its start-up stays that of the run).
-        from agot_adjudicator.workflow.record import game_language, run_game_round
-
-        if lang is None:
-            lang = game_language(game_dir)
-    lang = chosen_language(lang)
+    lang = game_or_chosen_language(lang, game_dir)
     if private_house is not None and game_dir:
         raise UsageError("--private HOUSE: with --game DIR every run writes each house's "
                          "private report as round-NN/mail/HOUSE.txt (and HOUSE.eml, ready to "
@@ -129,6 +122,10 @@ def adjudicate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     refuse_other_way(ctx, game_dir)
     if game_dir is not None:
         ruleset, moved_from = _game_rulesets(ctx, game_dir, move_ruleset)
+        # Only --game writes a game directory and its mail: `agot adjudicate STATE` does not
+        # load the mail writers (its start-up stays that of the run).
+        from agot_adjudicator.workflow.record import run_game_round
+
         done = run_game_round(game_dir, ruleset, run, moved_from, lang)
         if done.repaired is not None:
             click.echo(f"finished the interrupted commit of {done.repaired} in {game_dir} "

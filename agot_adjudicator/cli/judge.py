@@ -9,8 +9,8 @@ import click
 
 from agot_adjudicator.cli.options import (
     EPILOG,
-    chosen_language,
     game_option,
+    game_or_chosen_language,
     handle_errors,
     lang_option,
     ruleset_for,
@@ -66,10 +66,8 @@ def judge(ctx: click.Context, game_dir: str, mode: str, every: int, now_text: st
     if mode == "loop" and now_text:
         raise UsageError("--now with --loop would judge every pass at the same time; use one "
                          "or the other")
-    from agot_adjudicator.workflow.record import game_language
-
     # the game's language unless told (a cron job's locale must not switch a game's language)
-    language = lang or game_language(game_dir) or chosen_language(None)
+    language = game_or_chosen_language(lang, game_dir)
     if pause and resume:
         raise UsageError("--pause and --resume: give one")
     if pause or resume or extend:

@@ -17,6 +17,7 @@ from agot_adjudicator.cli.options import (
     EPILOG,
     chosen_language,
     game_option,
+    game_or_chosen_language,
     handle_errors,
     lang_option,
     ruleset_for,
@@ -60,11 +61,9 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)
-    from agot_adjudicator.workflow.record import game_language
-
     # a house without a language of its own reads its receipt in the game's language
     outcomes = receive(game_dir, messages, ruleset, when, stdin,
-                       lang or game_language(game_dir) or chosen_language(None))
+                       game_or_chosen_language(lang, game_dir))
     for outcome in outcomes:
         click.echo(outcome.receipt)
     refused = [o for o in outcomes if not o.whole]

@@ -100,6 +100,16 @@ def chosen_language(lang: str | None) -> str:
     return lang or language_from_env(os.environ)
 
 
+def game_or_chosen_language(lang: str | None, game_dir: str | None) -> str:
+    """``--lang`` when given; else, with ``--game``, the language the game records (its
+    players.yaml, else its last report: docs/formats.md, *Languages*); else the locale's."""
+    if lang is None and game_dir is not None:
+        from agot_adjudicator.workflow.record import game_language  # only commands on a game
+
+        lang = game_language(game_dir)
+    return chosen_language(lang)
+
+
 def view_of(public: bool, house: str | None) -> str | None:
     """The view of ``--public`` / ``--house H`` (None: the moderator's; render.public)."""
     if public and house is not None:

@@ -18,6 +18,7 @@ from agot_adjudicator.cli.options import (
     EPILOG,
     chosen_language,
     game_option,
+    game_or_chosen_language,
     handle_errors,
     known_house,
     lang_option,
@@ -34,7 +35,6 @@ from agot_adjudicator.render.diff import view_label
 from agot_adjudicator.render.language import Names, tr
 from agot_adjudicator.render.public import pending_view_text
 from agot_adjudicator.workflow.adjudicate import RunOptions, whatif_files
-from agot_adjudicator.workflow.record import game_language
 from agot_adjudicator.workflow.replay import render_replay, replay_game
 from agot_adjudicator.workflow.site import build_site, check_site_output
 from agot_adjudicator.workflow.translate import translated_record
@@ -64,7 +64,7 @@ def site(ctx: click.Context, game_dir: str, out_dir: str, custom_start: bool, pn
     """
     ruleset = ruleset_of(ctx)
     check_site_output(game_dir, out_dir)
-    built_lang = lang or game_language(game_dir) or chosen_language(None)
+    built_lang = game_or_chosen_language(lang, game_dir)
     if png:
         from agot_adjudicator.render.png import INSTALL_HINT, png_available
 

@@ -13,6 +13,7 @@ from agot_adjudicator.cli.options import (
     board_for,
     chosen_language,
     game_option,
+    game_or_chosen_language,
     handle_errors,
     known_house,
     lang_option,
@@ -30,7 +31,6 @@ from agot_adjudicator.render.png import svg_to_png
 from agot_adjudicator.render.public import view_changes
 from agot_adjudicator.render.views import show_text
 from agot_adjudicator.workflow.present import Board, diff_files, map_svg
-from agot_adjudicator.workflow.record import game_language
 from agot_adjudicator.workflow.site import round_svg
 
 
@@ -152,9 +152,7 @@ def map_command(ctx: click.Context, state: str | None, output: str, house: str |
     if now and (game_dir is None or state is not None or round_number is not None):
         raise UsageError("--now draws the board of --game DIR as it stands: give --game DIR "
                          "and no STATE or --round")
-    if lang is None and game_dir is not None:
-        lang = game_language(game_dir)
-    lang = chosen_language(lang)
+    lang = game_or_chosen_language(lang, game_dir)
     if game_dir is not None and not now:
         if state is not None or house is not None or show_orders:
             raise UsageError("--game DIR draws a recorded round: give no STATE, --house or "

@@ -177,6 +177,15 @@ def connect(server: Server) -> smtplib.SMTP:
     return smtp
 
 
+def _address(players: Players, house: str, msg: EmailMessage) -> str | None:
+    """Where ``house``'s message goes: its address in players.yaml, else the ``To`` it was
+    written with."""
+    settings = players.houses.get(house)
+    if settings is not None and settings.address:
+        return settings.address
+    return str(msg["To"]) if msg["To"] else None
+
+
 def _unsent_before(game_dir: str, rd: RoundDir, players: Players) -> list[str]:
     """A note when the round before ``rd`` holds house messages never sent: its last run's
     mail (the round's result, when a run of the next round came before any send) would
@@ -189,9 +198,7 @@ def _unsent_before(game_dir: str, rd: RoundDir, players: Players) -> list[str]:
     waiting = []
     for path in sorted(folder.glob("*.eml")):
         msg = load_message(path, Path(game_dir))
-        settings = players.houses.get(path.stem)
-        address = (settings.address if settings and settings.address
-                   else (str(msg["To"]) if msg["To"] else None))
+        address = _address(players, path.stem, msg)
         if address is not None and done.get((message_id(msg), address)) != "sent":
             waiting.append(path.stem)
     if not waiting:
@@ -223,9 +230,7 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
         work: list[tuple[str, str, EmailMessage]] = []
         for h in chosen:
             msg = load_message(folder / f"{h}.eml", root)
-            settings = players.houses.get(h)
-            address = (settings.address if settings and settings.address
-                       else (str(msg["To"]) if msg["To"] else None))
+            address = _address(players, h, msg)
             if address is None:
                 out.failed.append(h)
                 out.lines.append(f"skipped {h}: no address (add houses.{h}.address to "
