@@ -4,8 +4,6 @@ glossary through :class:`~agot_adjudicator.render.language.Names`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from agot_adjudicator.model.ruleset import Area, Ruleset
 from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.language import PHASE_TITLES, speaker, tr
@@ -85,9 +83,3 @@ def order_name(ruleset: Ruleset, order_id: str) -> str:
     if token.kind in ("march", "support") or token.bonus:
         words += f" {token.bonus:+d}" if token.bonus else " 0"
     return words + (" (special)" if token.special else "")
-
-
-def attrs_text(attrs: Sequence[tuple[str, object]]) -> str:
-    from agot_adjudicator.render.svg import _attrs
-
-    return _attrs(attrs)

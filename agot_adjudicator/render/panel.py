@@ -19,7 +19,6 @@ from agot_adjudicator.render.board_style import (
     TOKEN_NAMES,
     TRACK_NAMES,
     WILDLING_INK,
-    attrs_text,
     house_label,
     phase_label,
     ruleset_title,
@@ -32,6 +31,7 @@ from agot_adjudicator.render.play import (
 from agot_adjudicator.render.svg import (
     HOUSE_STYLES,
     OUTLINE,
+    _attrs,
     _el,
     _n,
     _text,
@@ -258,7 +258,7 @@ def _panel_houses(ruleset: Ruleset, state: GameState, x: float, y: float,
         attrs = [("id", f"house-{h}"), ("data-power", hs.power), ("data-castles", castles),
                  ("data-hand", len(hs.hand)), ("data-discards", ",".join(hs.discards)),
                  ("data-power-tokens-on-board", tokens)]
-        out.append(f"<g{attrs_text(attrs)}>")
+        out.append(f"<g{_attrs(attrs)}>")
         out.append(badge(x + 9, y + 14, h, 18))
         out.append(_text(x + 24, y + 18, house_label(h), 12, weight="bold"))
         out.append(_text(x + 114, y + 18, tr("power {count}", count=hs.power), 11))

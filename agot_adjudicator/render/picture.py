@@ -51,7 +51,6 @@ from agot_adjudicator.render.board_style import (
     SEA_INK,
     SEA_STROKE,
     area_label,
-    attrs_text,
     house_label,
     order_name,
     phase_label,
@@ -83,6 +82,7 @@ from agot_adjudicator.render.svg import (
     HOUSE_STYLES,
     HOUSE_TINTS,
     INK,
+    _attrs,
     _el,
     _n,
     _text,
@@ -305,7 +305,7 @@ def _unit_rows(x: float, y: float, house: str, units: Sequence[str], routed: Seq
             if group[unit] > 0:
                 attrs = [("class", "unit"), ("data-unit", unit), ("data-count", group[unit]),
                          ("data-routed", "true" if is_routed else None)]
-                parts.append(f"<g{attrs_text(attrs)}>"
+                parts.append(f"<g{_attrs(attrs)}>"
                              + unit_glyph(cx + 6, cy, unit, house, is_routed, 1.1)
                              + _text(cx + 15, cy + 4.5, str(group[unit]), 13, weight="bold",
                                      extra=HALO) + "</g>")
@@ -381,7 +381,7 @@ def _area(board: StaticBoard, state: GameState, area_id: str, house: str | None,
         ("data-power-token", here.power_token),
         ("data-neutral-force", here.neutral_force.strength if here.neutral_force else None),
     ]
-    parts = [f"<g{attrs_text(attrs)}>",
+    parts = [f"<g{_attrs(attrs)}>",
              _el("title", [], _area_title(ruleset, area, here, ctrl, order_shown,
                                           board.facts[area_id]))]
     ground = _ground(state, ruleset, area_id)
@@ -433,7 +433,7 @@ def _name(ruleset: Ruleset, area_id: str, slots: Slots, ground: str) -> str:
                             f"{escape(c)}</tspan>" for i, c in enumerate(line))
             parts.append(f"<text font-size=\"{_n(slots.name_size)}\" "
                          f"text-anchor=\"middle\" font-weight=\"bold\" fill=\"{ink}\""
-                         f"{attrs_text(halo(ground))}>{spans}</text>")
+                         f"{_attrs(halo(ground))}>{spans}</text>")
         elif slots.vertical:  # English: read from the bottom up
             length = slots.name_box[3] - slots.name_box[1]
             mid = y + length / 2
