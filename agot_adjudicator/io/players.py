@@ -99,6 +99,17 @@ def write_players(game_dir: str | Path, players: Players) -> Path:
     return path
 
 
+def house_of_address(players: Players, address: str | None) -> str | None:
+    """The house whose registered address ``address`` is (compared without regard to case,
+    as agot inbox takes a house's messages), or None."""
+    if not address:
+        return None
+    for house, s in players.houses.items():
+        if s.address and s.address.casefold() == address.casefold():
+            return house
+    return None
+
+
 def secret_sha256(salt: str, secret: str) -> str:
     """``sha256(bytes.fromhex(salt) + secret.encode())`` as hex."""
     return hashlib.sha256(bytes.fromhex(salt) + secret.encode("utf-8")).hexdigest()

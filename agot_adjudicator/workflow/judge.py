@@ -63,8 +63,9 @@ from agot_adjudicator.io.judge_settings import (
     period,
     read_config,
 )
+from agot_adjudicator.io.ledger import LEDGER
 from agot_adjudicator.io.messages import Index
-from agot_adjudicator.io.players import Players, read_players, write_players
+from agot_adjudicator.io.players import Players, house_of_address, read_players, write_players
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.i18n import language_of_tag
 from agot_adjudicator.render.language import Names, tr
@@ -108,7 +109,7 @@ def fingerprint(game_dir: str) -> str:
 
     rd = current_round(game_dir)
     h = hashlib.sha256(rd.name.encode())
-    for path in [*sorted(rd.orders_dir.glob("*.yaml")), rd.path / "decisions.yaml"]:
+    for path in [*rd.orders(), rd.path / LEDGER]:  # every submission file the run reads
         if path.is_file():
             h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
@@ -151,9 +152,7 @@ class Judge:
         return self.out
 
     def _pass(self) -> None:
-        from agot_adjudicator.io.commit import recover
-
-        repaired = recover(self.game_dir)
+        repaired = finish_commit(self.game_dir)  # under the game lock, as every commit
         if repaired is not None:
             self.log(f"finished an interrupted commit ({repaired})")
         if "first_round" not in self.state:
@@ -253,12 +252,7 @@ class Judge:
     # -- receipts --
 
     def _house_of_address(self, address: str | None) -> str | None:
-        if not address:
-            return None
-        for house, s in self.players.houses.items():
-            if s.address and s.address.lower() == address.lower():
-                return house
-        return None
+        return house_of_address(self.players, address)
 
     def _receipts(self) -> bool:
         assert self.journal is not None and self.mailer is not None
@@ -471,7 +465,8 @@ class Judge:
                     self._failed(str(exc))
                     return False
                 _record(folder / SENT_FILE, {"time": utc_text(self.now), "house": house,
-                                             "to": settings.address, "message_id": msg_id})
+                                             "to": settings.address, "message_id": msg_id,
+                                             "state": "sent"})
                 self.out.mailed += 1
                 self.log(f"mailed {rd.name}/{MAIL_DIR}/{house}.eml to {house}")
         return True
