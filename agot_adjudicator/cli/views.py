@@ -85,7 +85,7 @@ def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
                              "view only")
         _out(output, view_line(view, lang) + show_text(view.board, ruleset, view.house,
                                                        lang=lang),
-             lang)
+             lang, [str(state)])
         return
     board, ruleset = board_for(ctx, state, game_dir)
     game = board.state
@@ -93,13 +93,17 @@ def show(ctx: click.Context, state: str | None, house: str | None, public: bool,
         raise click.BadParameter(f"'{house}' is not a house in play "
                                  f"({', '.join(game.order_of_play())})", param_hint="--house")
     text = provisional_line(board, ruleset, lang) if board.provisional else ""
-    _out(output, text + show_text(game, ruleset, house, public=public, lang=lang), lang)
+    _out(output, text + show_text(game, ruleset, house, public=public, lang=lang), lang,
+         [str(board.doc.name)])
 
 
-def _out(output: str | None, text: str, lang: str) -> None:
+def _out(output: str | None, text: str, lang: str, inputs: list[str]) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
+    from agot_adjudicator.workflow.validate import check_output
+
+    check_output(output, inputs)  # never over the view, state or record it was made from
     write_atomic(output, text)
     say_wrote(output, lang)
 
@@ -113,8 +117,10 @@ def _write_view(ctx: click.Context, state: str | None, game_dir: str | None,
     if game_dir is None or state is not None or house is None or public:
         raise UsageError("--format view writes a house's view of a game directory: give "
                          "--game DIR --house HOUSE (no STATE, no --public)")
-    ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
-    _out(output, view_text(view_data(game_dir, house, ruleset)), lang)
+    now = board_now(game_dir)
+    ruleset = ruleset_for(ctx, now.path, game_dir)
+    _out(output, view_text(view_data(game_dir, house, ruleset)), lang,
+         [str(now.path), str(now.round.state)])
 
 
 @click.command("map", epilog=EPILOG)

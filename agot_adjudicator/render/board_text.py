@@ -6,7 +6,7 @@ current language (:meth:`~agot_adjudicator.render.language.Names.speaking`)."""
 
 from __future__ import annotations
 
-from agot_adjudicator.engine.board import controlled_areas
+from agot_adjudicator.engine.board import castle_count
 from agot_adjudicator.engine.planning import stars_allowed
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import RESTRICTIONS, GameState
@@ -37,10 +37,10 @@ def board_text(state: GameState, ruleset: Ruleset, house_id: str, width: int = 7
                                  what=sep().join(parts)), width, "  "))
     lines.append("")
     for name in state.order_of_play():
-        held = [a for a in controlled_areas(state, ruleset, name) if ruleset.areas[a].castle]
         kept = state.houses[name]
         lines.append(wrap(tr("- {house}: areas with a castle {castles}, supply {supply}, "
-                             "power {power}", house=house(name), castles=len(held),
+                             "power {power}", house=house(name),
+                             castles=castle_count(state, ruleset, name),
                              supply=kept.supply, power=kept.power), width, "  "))
     lines.append("")
     if house_id in state.houses and state.phase != "ended":

@@ -587,10 +587,9 @@ class StaticBoards:
 
     def board(self, ruleset: Ruleset, lang: str) -> StaticBoard:
         """The static board of ``ruleset`` in ``lang`` (made now if it is the first)."""
-        key = (id(ruleset), lang)
+        key = (id(ruleset), lang)  # a kept board holds its ruleset: the id is not reused
         made = self._boards.get(key)
-        if made is None or made.ruleset is not ruleset:
-            self._boards.pop(key, None)
+        if made is None:
             if len(self._boards) >= self.KEEP:  # the one made longest ago goes
                 del self._boards[next(iter(self._boards))]
             made = self._boards[key] = StaticBoard(ruleset)

@@ -46,7 +46,7 @@ from agot_adjudicator.io.reading import Document
 from agot_adjudicator.io.schemas import schema_problems
 from agot_adjudicator.model.naming import NameIndex
 from agot_adjudicator.model.ruleset import DECKS, Ruleset
-from agot_adjudicator.model.state import GameState
+from agot_adjudicator.model.state import STATE_VERSION, GameState
 from agot_adjudicator.model.text import Msg
 from agot_adjudicator.workflow.standing import Standing, Verdict, check_given, standing
 from agot_adjudicator.workflow.validate import read_submissions, read_yaml
@@ -100,7 +100,7 @@ def board_state(data: dict[str, Any], ruleset: Ruleset, decks: dict[str, list[st
     the game's), ``decks`` (default: none), the other houses' hands as :func:`known_hand`
     tells them; None when a hand cannot be told."""
     full = json.loads(json.dumps(data))
-    full["format"] = "agot-state/3"
+    full["format"] = f"agot-state/{STATE_VERSION}"
     full["game"] = {"id": data["game"]["id"], "seed": seed}
     full["westeros"] = {"shuffles": data["westeros"]["shuffles"],
                         "revealed": data["westeros"].get("revealed", {}),
@@ -421,7 +421,7 @@ def _checked_board(doc: Document, key: str, ruleset: Ruleset,
     hands = {h: v.get("hand") for h, v in (data.get("houses") or {}).items()
              if isinstance(v, dict)}
     full = json.loads(json.dumps(data))
-    full.update({"format": "agot-state/3", "game": {"id": str(data["game"]["id"]), "seed": 0},
+    full.update({"format": f"agot-state/{STATE_VERSION}", "game": {"id": str(data["game"]["id"]), "seed": 0},
                  "westeros": {"shuffles": data["westeros"]["shuffles"],
                               "revealed": data["westeros"].get("revealed", {}),
                               "decks": {d: list((decks or {}).get(d, [])) for d in DECKS}}})

@@ -471,7 +471,11 @@ def recorded_views(rd: RoundDir, run: Any, out: Any, ruleset: Ruleset) -> dict[s
         text = carried.get(f"orders/{h}.yaml")
         mine = following.orders_dir / f"{h}.yaml"
         if text is None and h in placed and present(mine):
-            text = read_bounded(mine, 1 << 20).decode("utf-8")
+            try:  # the project's bounded reader, inside the game directory
+                stored[h] = load_yaml(str(mine), root=rd.path.parent).data
+            except InputError:
+                stored[h] = None  # unreadable: the next round's check names the file
+            continue
         stored[h] = None if text is None else parse_text(f"{h}.yaml", text.encode()).data
     views = round_views(run.state_doc, run.result.state, None, None, None, out.state, stored,
                         ruleset)

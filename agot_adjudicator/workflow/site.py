@@ -83,16 +83,10 @@ def _played_under(state_path: Path, game_dir: str, fallback: Ruleset,
     """The ruleset a recorded state names (the game's ``rulesets/`` folder, the packaged one
     or the package's archive), else ``fallback`` (whose check then says what to do).
     ``recorded``: the record as this command read it (each file once)."""
-    from agot_adjudicator.io.rulesets import named_ruleset, state_ruleset
+    from agot_adjudicator.io.rulesets import state_ruleset
 
-    if recorded is None:
-        return state_ruleset(state_path, game_dir) or fallback
-    try:
-        data = recorded.document(state_path).data
-    except InputError:
-        return fallback
-    return named_ruleset(data.get("ruleset") if isinstance(data, dict) else None,
-                         game_dir) or fallback
+    read = recorded.document if recorded is not None else None
+    return state_ruleset(state_path, game_dir, read) or fallback
 
 
 def round_svg(game_dir: str, number: int | None, ruleset: Ruleset, lang: str = "en") -> str:
