@@ -125,8 +125,8 @@ def preview(ctx: click.Context, view: str, orders: str, assume: str | None,
     another house or a neutral force is a battle: the strength of each side
     before house cards (units, supports that count, defense and march
     bonuses, R6.3), and the winner for every pair of house cards the two
-    sides may still play (printed strengths and swords; card texts are not
-    applied). Only the view and the files given are read.
+    sides may still play (each pair fought by the engine: printed strengths,
+    swords and the card texts, R6.4). Only the view and the files given are read.
     """
     from agot_adjudicator.workflow.preview import preview_text
 
