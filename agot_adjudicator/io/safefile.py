@@ -32,6 +32,11 @@ class ReadRefused(Exception):
         super().__init__(f"{path}: {reason}")
 
 
+def too_big(size: int, limit: int) -> str:
+    """The one refusal of a read over its limit (a file, a message, stdin, a submission)."""
+    return Msg("file is {size} bytes; the limit is {limit}", size=size, limit=limit)
+
+
 def outside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
     """True when ``path``, symlinks followed, is not inside ``root`` (also followed)."""
     try:
@@ -77,8 +82,7 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
     try:
         info = os.fstat(fd)
         if info.st_size > limit:
-            raise ReadRefused(path, Msg("file is {size} bytes; the limit is {limit}",
-                                        size=info.st_size, limit=limit))
+            raise ReadRefused(path, too_big(info.st_size, limit))
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
