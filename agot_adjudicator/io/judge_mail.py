@@ -26,7 +26,7 @@ from agot_adjudicator.io import smtp as smtp_session
 from agot_adjudicator.io.jsonl import append_line, json_line, read_jsonl
 from agot_adjudicator.io.judge_settings import ServerSettings
 from agot_adjudicator.io.lock import game_lock
-from agot_adjudicator.io.safefile import ReadRefused
+from agot_adjudicator.io.safefile import ReadRefused, read_bounded
 from agot_adjudicator.io.writing import write_bytes_atomic
 
 STATE_FILE = "state.json"
@@ -81,10 +81,11 @@ class Journal:
 
 
 def read_state(folder: Path) -> dict[str, Any]:
-    path = folder / STATE_FILE
+    """``judge/state.json`` (bounded read); {} when missing or unreadable (the index's duplicate
+    check keeps a message fetched again from being taken twice)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_bounded(folder / STATE_FILE))
+    except (ReadRefused, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 

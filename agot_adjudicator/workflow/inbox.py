@@ -42,7 +42,7 @@ from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
 from agot_adjudicator.io.mailbody import shown as printable
 from agot_adjudicator.io.mailsecret import secret_words, without_secret
-from agot_adjudicator.io.messages import MESSAGES, Index
+from agot_adjudicator.io.messages import MESSAGES, Index, stored_sha256
 from agot_adjudicator.io.names import Renamed, ids_from_names
 from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
 from agot_adjudicator.io.players import Players, read_players, secret_matches
@@ -266,7 +266,8 @@ class _Intake:
             "message_id": message.message_id, "house": house, "verdict": check.verdict,
             "reason": "; ".join(check.reasons) or None, "forged": check.forged or None,
             "round": self.stand.state.round, "stored": stored,
-            "stored_sha256": self._stored_sha256(house) if stored else None,
+            "stored_sha256": stored_sha256(self.stand.house_file(house)) if stored and house
+            else None,
             "taken": list(check.taken) or None, "withdrawn": check.withdrawn or None,
             "ahead": list(check.later) or None,
             "refused": {p: refusal(p, why, self.stand.state.round, self.names)
@@ -376,9 +377,6 @@ class _Intake:
             return check
         return self._judge(check, house)
 
-    def _stored_sha256(self, house: str | None) -> str | None:
-        path = self.stand.house_file(house or "")
-        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
     def _stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
         """The house's stored parts and the file holding them (None: nothing stored)."""
