@@ -21,8 +21,8 @@ from agot_adjudicator.cli.options import (
     speaking,
     warn,
 )
-from agot_adjudicator.errors import PendingDecisions, Problem, UsageError, escaped
-from agot_adjudicator.io.clock import now_utc, parse_utc
+from agot_adjudicator.errors import PendingDecisions, Problem, UsageError
+from agot_adjudicator.io.clock import given_time
 from agot_adjudicator.io.gamedir import board_now
 from agot_adjudicator.io.validation import PHASE_WORDS
 from agot_adjudicator.io.writing import write_atomic
@@ -194,14 +194,7 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
     apply. Public: ids and kinds only. Exit 0 when nothing is owed, 3 when
     something is.
     """
-    if now_text is None:
-        now = now_utc()
-    else:
-        parsed = parse_utc(now_text)
-        if parsed is None:
-            raise click.BadParameter(f"'{escaped(now_text, 80)}': expected an ISO 8601 time "
-                                     "such as 2026-12-03T18:00:00Z", param_hint="--now")
-        now = parsed
+    now = given_time(now_text, "--now")
     ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
     lang = "en" if fmt == "json" else chosen_language(lang)
     from agot_adjudicator.workflow.status import game_status, status_json, status_text
