@@ -250,7 +250,7 @@ def test_an_attachment_over_the_size_limit_is_refused(game, tmp_path):
     big = (STARK.format(secret=secrets["stark"]) + "comment: '" + "x" * (1024 * 1024) + "'\n").encode()
     path = tmp_path / "big.eml"
     path.write_bytes(mail("Orders attached.\n", attachments=(("orders.yaml", big),)))
-    refused(game, path, "attachment orders.yaml is", "the limit is 1048576")
+    refused(game, path, "attachment orders.yaml: too big", "the limit is 1048576")
 
 
 def test_a_malformed_eml_is_refused_and_kept(game, tmp_path):

@@ -26,7 +26,8 @@ from agot_adjudicator.cli.options import (
 from agot_adjudicator.errors import MessagesNotAccepted, Problem, UsageError, escaped
 from agot_adjudicator.io.clock import given_time
 from agot_adjudicator.io.gamedir import current_round
-from agot_adjudicator.io.mail import read_stdin
+from agot_adjudicator.io.mail import MAX_MESSAGE_BYTES
+from agot_adjudicator.io.safefile import read_stream
 from agot_adjudicator.render.language import tr
 from agot_adjudicator.workflow.inbox import receive
 from agot_adjudicator.workflow.send import NotAllSent, Server, parse_server, send_round
@@ -53,7 +54,7 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     Exit 0 when every message is accepted, 1 when one is not.
     """
     when = given_time(received, "--received", "AGOT_RECEIVED")
-    stdin = read_stdin(sys.stdin.buffer) if "-" in messages else None  # bounded
+    stdin = read_stream(sys.stdin.buffer, MAX_MESSAGE_BYTES) if "-" in messages else None  # bounded
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)
