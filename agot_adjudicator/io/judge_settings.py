@@ -15,6 +15,7 @@ from typing import Any
 from agot_adjudicator.errors import MalformedInput, UsageError
 from agot_adjudicator.io.clock import given_time
 from agot_adjudicator.io.reading import load_yaml
+from agot_adjudicator.io.safefile import ReadRefused, read_bounded
 from agot_adjudicator.io.schemas import load_schema, schema_problems
 from agot_adjudicator.model.text import Msg
 
@@ -23,6 +24,8 @@ NOW_VARIABLE = "AGOT_NOW"
 """The environment variable that sets the judge's clock (ISO 8601), like ``--now``."""
 LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
 STOP_KINDS = ("orders", "westeros", "decisions")
+PASSWORD_LIMIT = 64 * 1024
+"""A password file is read up to this size."""
 
 @dataclass(frozen=True)
 class ServerSettings:
@@ -148,9 +151,10 @@ def password_of(server: ServerSettings, game_dir: str | Path, what: str) -> str 
     if not path.is_absolute():
         path = Path(game_dir) / path
     try:
-        return path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
-    except (OSError, UnicodeDecodeError, IndexError):
+        text = read_bounded(path, PASSWORD_LIMIT).decode("utf-8")
+    except (ReadRefused, UnicodeDecodeError):
         raise UsageError(f"{what}: cannot read the password file {path}") from None
+    return text.splitlines()[0] if text else ""
 
 
 def clock(now_text: str | None) -> datetime.datetime:
