@@ -34,7 +34,6 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +100,17 @@ with the SHA-256 of each file (``sources``): a file that no longer matches is re
 (:func:`_package_parts`); kept equal by tests."""
 
 
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+"""The installed ``agot_adjudicator`` folder."""
 PACKAGED = "<package>/data/first_edition"
 ARCHIVE = "<package>/data/archive"
 
 
-def _package_folder(source: str) -> Any:
-    """The importlib.resources folder of a ``<package>/…`` source."""
-    return resources.files("agot_adjudicator").joinpath(*source.split("/")[1:])
+def _package_folder(source: str) -> Path:
+    """The folder of a ``<package>/…`` source inside the installed package (a plain folder, as
+    the catalogs and fonts are: importing :mod:`importlib.resources` costs every command more
+    than the read it serves, issue 33)."""
+    return PACKAGE_DIR.joinpath(*source.split("/")[1:])
 
 
 def _package_sources(source: str) -> dict[str, bytes]:

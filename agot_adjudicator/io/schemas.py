@@ -9,7 +9,7 @@ import importlib
 import json
 import re
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import Problem
@@ -23,13 +23,14 @@ if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they a
 
 # --- JSON Schema ---------------------------------------------------------------------------
 
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+"""The packaged JSON Schemas (``agot_adjudicator/schemas``)."""
 SCHEMA_NAMES = ("state", "orders", "ruleset", "scenario", "players", "decisions", "judge", "view")
 
 
 @cache
 def _schema_text(name: str) -> str:
-    return resources.files("agot_adjudicator").joinpath("schemas", f"{name}.schema.json").read_text(
-        encoding="utf-8")
+    return (SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 @cache
