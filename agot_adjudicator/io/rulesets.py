@@ -494,12 +494,12 @@ def find_ruleset(name: str, sha256: str, game_dir: str | Path | None = None,
     if not isinstance(sha256, str) or not sha256.isalnum():
         return None
     known = None
-    packaged = load_ruleset()
-    if fits(packaged):
-        known = packaged
-    elif sha256 in archived_hashes():
+    if sha256 in archived_hashes():  # never the packaged one's (tests/test_versions.py)
         archived = _load_cached(f"{ARCHIVE}/{sha256}")
         known = archived if fits(archived) else None
+    else:  # a state of an archived ruleset does not load the packaged one too (issue 33)
+        packaged = load_ruleset()
+        known = packaged if fits(packaged) else None
     if game_dir is not None:
         carried = Path(game_dir) / GAME_RULESETS / sha256
         if (carried / "ruleset.yaml").is_file() and not _same_files(carried, known):
