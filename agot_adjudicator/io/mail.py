@@ -211,9 +211,10 @@ def _mbox(path: Path) -> list[Incoming]:
     fd = open_regular(path)
     out: list[Incoming] = []
     with os.fdopen(fd, "rb") as handle:
-        if os.fstat(handle.fileno()).st_size > MAX_MBOX_BYTES:
-            return [Incoming(str(path), None, Msg("mbox file is over {limit} bytes; split it",
-                                                  limit=MAX_MBOX_BYTES))]
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_MBOX_BYTES:
+            return [Incoming(str(path), None, Msg("{why} (an mbox file: split it)",
+                                                  why=too_big(size, MAX_MBOX_BYTES)))]
         chunks: list[bytes] = []
         size = 0
         over = False
