@@ -99,8 +99,7 @@ def stale_views(ctx: click.Context, game_dir: str, files: list[str]) -> list[str
         if found is None:
             rest.append(path)
             continue
-        view, ruleset = found
-        problems += judge_view_problems(game_dir, view, ruleset)
+        problems += judge_view_problems(game_dir, found[0])
     if problems:
         raise IllegalInput(problems)
     return rest

@@ -298,9 +298,8 @@ def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
         "house": house,
         "round": start.round,
         "ruleset": {"name": start.ruleset_name, "sha256": start.ruleset_sha256},
-        "source": {"state_sha256": stop.start_sha256, "board_sha256": stop.board_sha256,
-                   "run": stop.ledger.runs, "phase": board.phase,
-                   "provisional": stop.provisional},
+        "source": stop_source(stop.start_sha256, stop.board_sha256, stop.ledger.runs,
+                              board.phase, stop.provisional),
         "board": house_board(board, ruleset, house),
         "start": house_board(start, ruleset, house),
         "replay": None if replay is None else house_board(replay, ruleset, house),
@@ -314,15 +313,31 @@ def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
     return data
 
 
+def stop_source(state_sha256: str, board_sha256: str, runs: int, phase: str,
+                provisional: bool) -> dict[str, Any]:
+    """A view's ``source``, what identifies the stop it shows: the SHA-256 of the round's
+    state and of the board as it stands, the committed runs, the board's phase and whether
+    the board is provisional (``now.yaml``)."""
+    return {"state_sha256": state_sha256, "board_sha256": board_sha256, "run": runs,
+            "phase": phase, "provisional": provisional}
+
+
 def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
-    """The house view of ``house`` at the current stop of ``game_dir``."""
+    """The house view of ``house`` at the current stop of ``game_dir``: the round's state as
+    :func:`~agot_adjudicator.workflow.standing.standing` checks it, the board as it stands
+    as :func:`~agot_adjudicator.workflow.present.load_board` checks it (a stale ``now.yaml``
+    is refused)."""
+    from agot_adjudicator.workflow.present import load_board
+
     stand = standing(game_dir, ruleset)
     if house not in stand.state.houses:
         raise UsageError(f"--house {house}: not a house in play "
                          f"({', '.join(stand.state.order_of_play())})")
     now = board_now(game_dir)
-    board_doc = read_yaml(str(now.path))
-    board = GameState.from_dict({k: v for k, v in board_doc.data.items() if k != "provisional"})
+    board_doc, board = stand.state_doc, stand.state
+    if now.provisional:
+        shown = load_board(now.path, ruleset, now=now, state_sha256=stand.state_doc.sha256)
+        board_doc, board = shown.doc, shown.state
     stop = Stop(stand.state, stand.state_doc.sha256, stand.ledger, stand.pending, board,
                 board_doc.sha256, now.provisional)
     stored_path = stand.house_file(house)
@@ -497,13 +512,39 @@ def check_with_view(view: View, paths: Sequence[str], ruleset: Ruleset,
     return KitCheck(out, notes)
 
 
-def judge_view_problems(game_dir: str, view: View, ruleset: Ruleset) -> list[Problem]:
-    """A view checked against the game directory it came from: of its house's current stop,
-    else stale, naming both stops (RUL-P8-9)."""
-    current = view_data(game_dir, view.house, ruleset)
-    if current["source"] == view.source and current["round"] == view.round:
+def current_source(game_dir: str) -> tuple[int, dict[str, Any]]:
+    """The round and the ``source`` (:func:`stop_source`) of a view of the current stop of
+    ``game_dir``, from what identifies the stop alone (no view is built): the round's
+    ``state.yaml`` and the board as it stands, each read once and checked against its schema,
+    a stale ``now.yaml`` refused as every reader of the board refuses it
+    (:func:`~agot_adjudicator.workflow.present.stale_board`), and the ledger's runs."""
+    from agot_adjudicator.io.ledger import read_ledger
+    from agot_adjudicator.workflow.present import stale_board
+
+    now = board_now(game_dir)
+    state_doc = read_yaml(str(now.round.state))
+    board_doc = read_yaml(str(now.path)) if now.provisional else state_doc
+    problems = schema_problems(state_doc, "state")
+    if board_doc is not state_doc:
+        problems += schema_problems(board_doc, "state")
+    if problems:
+        raise MalformedInput(problems)
+    problems = stale_board(board_doc, now, state_doc.sha256)
+    if problems:
+        raise IllegalInput(problems)
+    round_number = state_doc.data["round"]
+    runs = read_ledger(now.round, round_number).runs
+    return round_number, stop_source(state_doc.sha256, board_doc.sha256, runs,
+                                     board_doc.data["phase"], now.provisional)
+
+
+def judge_view_problems(game_dir: str, view: View) -> list[Problem]:
+    """A view checked against the game directory it came from: of the current stop (its
+    round and :func:`current_source`), else stale, naming both stops (RUL-P8-9)."""
+    round_number, source = current_source(game_dir)
+    if source == view.source and round_number == view.round:
         return []
-    now = stop_words(current["round"], current["source"])
+    now = stop_words(round_number, source)
     return [view.doc.problem(["source"], Msg(
         "this view is stale: it shows {was}, the judge's board is {now}; check against the "
         "view of the latest mail", was=view.stop_words(), now=now))]

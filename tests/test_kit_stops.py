@@ -1,0 +1,74 @@
+"""The house view and the stop it comes from: a view is made only from the game's current
+state, the stale check reads what identifies the stop, and a command reads the view once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agot_adjudicator.cli import main
+from agot_adjudicator.io.gamedir import current_round
+
+
+def _stopped(runner, tmp_path: Path) -> Path:
+    game = tmp_path / "north"
+    done = runner.invoke(main, ["new", "--players", "3", "--seed", "7318220946551093817",
+                                "--game", str(game)])
+    assert done.exit_code == 0, done.output
+    assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 3
+    assert current_round(game).now.is_file()
+    return game
+
+
+def _errors(result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith("error:")]
+
+
+def test_a_view_of_a_now_yaml_from_another_state_is_refused_as_everywhere(runner, tmp_path):
+    """state.yaml changed since the stop: now.yaml is stale; `show --format view` refuses it
+    with the very error `show --game` gives, and so does `validate --game VIEW`."""
+    game = _stopped(runner, tmp_path)
+    view = tmp_path / "stark.view.yaml"
+    made = runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format",
+                                "view", "-o", str(view)])
+    assert made.exit_code == 0, made.output
+    state = current_round(game).state
+    state.write_text(state.read_text(encoding="utf-8") + "# changed by hand\n",
+                     encoding="utf-8")
+    shown = runner.invoke(main, ["show", "--game", str(game), "--house", "stark"])
+    assert shown.exit_code == 1 and "stale: written from a state of sha256" in shown.stderr
+    refused = runner.invoke(main, ["show", "--game", str(game), "--house", "stark",
+                                   "--format", "view"])
+    assert refused.exit_code == 1, refused.output
+    assert _errors(refused) == _errors(shown)
+    checked = runner.invoke(main, ["validate", "--game", str(game), str(view)])
+    assert checked.exit_code == 1 and _errors(checked) == _errors(shown)
+
+
+def test_the_stale_check_builds_no_view(runner, tmp_path, monkeypatch):
+    """`validate --game DIR VIEW` compares what identifies the stop (hashes, run, phase),
+    without building the directory's view of the house (no check run of the round)."""
+    from agot_adjudicator.workflow import kit
+
+    game = _stopped(runner, tmp_path)
+    view = tmp_path / "stark.view.yaml"
+    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
+                         "-o", str(view)])
+
+    def built(*_args, **_kwargs):
+        raise AssertionError("a view was built")
+
+    monkeypatch.setattr(kit, "view_of", built)
+    monkeypatch.setattr(kit, "standing", built)
+    fresh = runner.invoke(main, ["validate", "--game", str(game), str(view)])
+    assert fresh.exit_code == 0, fresh.output
+    assert "the view(s) show the board as it stands" in fresh.stdout
+    orders = current_round(game).orders_dir / "stark.yaml"
+    orders.write_text("format: agot-orders/1\nround: 1\nhouse: stark\n"
+                      "orders: {winterfell: march_plus1}\n", encoding="utf-8")
+    monkeypatch.undo()
+    assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 3
+    monkeypatch.setattr(kit, "view_of", built)
+    stale = runner.invoke(main, ["validate", "--game", str(game), str(view)])
+    assert stale.exit_code == 1
+    assert "this view is stale: it shows round 1, run 1" in stale.stderr
+    assert "the judge's board is round 1, run 2" in stale.stderr
