@@ -72,3 +72,34 @@ def test_the_stale_check_builds_no_view(runner, tmp_path, monkeypatch):
     assert stale.exit_code == 1
     assert "this view is stale: it shows round 1, run 1" in stale.stderr
     assert "the judge's board is round 1, run 2" in stale.stderr
+
+
+def test_each_command_reads_the_view_once(runner, tmp_path, monkeypatch):
+    """`validate`, `template`, `show`, `preview` on a view and `validate --game DIR VIEW`
+    read the view once (what it is, the ruleset it names, the view), preview its orders once."""
+    from collections import Counter
+
+    from agot_adjudicator.io import reading
+
+    game = _stopped(runner, tmp_path)
+    view = tmp_path / "stark.view.yaml"
+    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
+                         "-o", str(view)])
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("format: agot-orders/1\nround: 1\nhouse: stark\n"
+                      "orders: {winterfell: march_plus1}\n", encoding="utf-8")
+    reads: Counter = Counter()
+    parse = reading.parse_text
+
+    def counted(name, raw, **kwargs):
+        reads[Path(str(name)).name] += 1
+        return parse(name, raw, **kwargs)
+
+    monkeypatch.setattr(reading, "parse_text", counted)
+    for args in (["validate", view, orders], ["template", view], ["show", view],
+                 ["preview", view, orders], ["validate", "--game", game, view]):
+        reads.clear()
+        done = runner.invoke(main, [str(a) for a in args])
+        assert done.exit_code == 0, done.output
+        assert reads[view.name] == 1, (args[0], reads)
+        assert reads[orders.name] == (1 if orders in args else 0), (args[0], reads)

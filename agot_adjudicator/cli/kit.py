@@ -25,11 +25,13 @@ from agot_adjudicator.workflow.kit import View, check_with_view, load_view, read
 
 
 def view_for(ctx: click.Context, path: str) -> tuple[View, Ruleset] | None:
-    """The house view in ``path`` with its ruleset, or None when the file is no view."""
-    if read_view_or_none(path) is None:
+    """The house view in ``path`` with its ruleset, or None when the file is no view; the
+    file is read once (for what it is, the ruleset it names and the view)."""
+    doc = read_view_or_none(path)
+    if doc is None:
         return None
-    ruleset = ruleset_for(ctx, path)
-    return load_view(path, ruleset), ruleset
+    ruleset = ruleset_for(ctx, path, read=lambda _path: doc)
+    return load_view(doc, ruleset), ruleset
 
 
 def is_order_file(path: str) -> bool:

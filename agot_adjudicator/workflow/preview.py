@@ -15,18 +15,20 @@ view and the files given are read; nothing is written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
 from agot_adjudicator.engine.round import resolve
 from agot_adjudicator.errors import IllegalInput, Problem, UsageError
+from agot_adjudicator.io.reading import Document
 from agot_adjudicator.io.submissions import collect
 from agot_adjudicator.model.naming import name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.language import Names, house, sep, tr
 from agot_adjudicator.workflow.kit import View, check_with_view
-from agot_adjudicator.workflow.validate import engine_inputs, read_submissions
+from agot_adjudicator.workflow.validate import engine_inputs, read_submissions, read_yaml
 
 MAX_BATTLES = 12
 """At most this many battles are previewed (each is fought once per pair of house cards)."""
@@ -45,6 +47,17 @@ def _start(view: View) -> GameState:
                      "no preview")
 
 
+def _read_once() -> Callable[[str], Document]:
+    """A reader that reads each file once (the orders file is checked, then run)."""
+    read: dict[str, Document] = {}
+
+    def reader(path: str) -> Document:
+        if path not in read:
+            read[path] = read_yaml(path)
+        return read[path]
+    return reader
+
+
 def _run(view: View, ruleset: Ruleset, inputs: Any, answers: dict[str, GivenAnswer]) -> Any:
     recorded = {e.id: e.value for e in view.ledger.entries}
     return resolve(ruleset, _start(view), inputs, answers, defaults=True, recorded=recorded)
@@ -56,12 +69,13 @@ def battles(view: View, orders_path: str, assume: str | None,
     outcome for every pair of house cards (``pairs``: attacker's card, defender's card →
     winner and totals)."""
     names = name_index(ruleset)
-    checked = check_with_view(view, [orders_path], ruleset, names)
+    read = _read_once()
+    checked = check_with_view(view, [orders_path], ruleset, names, read)
     mine = [p for p in checked.verdict.problems if p.file == orders_path]
     if mine:
         raise IllegalInput(mine)
     paths = [orders_path, *([assume] if assume else [])]
-    docs, problems = read_submissions(paths, names, [])
+    docs, problems = read_submissions(paths, names, [], read=read)
     if problems:
         raise IllegalInput(problems)
     subs, problems = collect(docs, view.start, ruleset)
