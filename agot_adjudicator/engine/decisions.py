@@ -57,6 +57,10 @@ class Request:
     """For a decision with a ``check`` and no ``options``: the facts besides the prompt that
     decide which answers are legal (the orders' ★ allowance and restrictions), so that two
     requests with the same prompt and basis accept the same answers."""
+    facts: Any = field(default=None, compare=False)
+    """What the prompt sums up, for a program that shows the decision (``agot preview``): a
+    house card's, each side's strength before cards by role (R6.3), broken down as the
+    ``battle`` event's ``sides``."""
     moot: str | None = field(default=None, compare=False)
     """Why every answer leads to the same outcome (no raid has a target), or None: a moot
     decision without an answer or a plan takes its default without asking (RUL-P1-5)."""
