@@ -210,6 +210,29 @@ def _field(speaker: Names, name: str, value: Any) -> Any:
     return speaker.named(kind, value)
 
 
+def say_named(text: Any) -> str:
+    """A sentence with its ids named in the current language, English too: a decision's
+    prompt (``Place Stark's orders (one per area with its units: White Harbor, …)``), named
+    as the report names houses, areas, cards and orders (a unit type stays its id in English,
+    as :func:`unit` writes it). Outside :meth:`Names.speaking`, :func:`say`."""
+    speaker = _SPEAKER.get()
+    if speaker is None or speaker.lang != "en" or not isinstance(text, Msg):
+        return say(text)
+    return text.template.format(**{k: _english_named(speaker, k, v)
+                                   for k, v in text.fields.items()})
+
+
+def _english_named(speaker: Names, name: str, value: Any) -> Any:
+    if isinstance(value, Msg):
+        return say_named(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(_english_named(speaker, name, v)) for v in value)
+    kind = FIELD_KINDS.get(name)
+    if kind is None or kind == "unit" or not isinstance(value, str):
+        return value
+    return speaker.named(kind, value)
+
+
 def speaker() -> Names | None:
     """The :class:`Names` of the text being written when it is not English (else None): for
     other renderers (receipts) that name ids in the current language."""
