@@ -366,15 +366,27 @@ def by_house(mapping: Mapping[str, Any]) -> str:
 REASONS = (N_("no legal target"), N_("declined"), N_("no discarded cards"),
            N_("no knight left in the unit pool"), N_("no available power to pay"),
            N_("no Defense order to remove"), N_("supply limit on the way back from a failed attack"),
-           N_("nothing to act on"), N_("supply"), N_("wildlings"), N_("nmr"), N_("defaults"),
+           N_("nothing to act on"), N_("supply"), N_("wildlings"),
            N_("battle lost"), N_("highest"), N_("lowest"))
 """The engine's fixed reasons and causes (event fields ``reason``, ``cause``), for the
 catalogs; a reason the catalog does not know is written as it is."""
+
+DEFAULT_REASONS = {"nmr": N_("defaulted by --nmr: no moves received"),
+                   "defaults": N_("defaulted by --defaults"),
+                   "recorded": N_("defaulted by --nmr or --defaults (the round's ledger)")}
+"""Why a default applied (the ``default_applied`` event's reason codes, P2) in words."""
 
 
 def reason(text: Any) -> str:
     """An engine reason in the current language (as it is when the catalog lacks it)."""
     return say(text) if isinstance(text, Msg) else tr(str(text))
+
+
+def default_reason(text: Any) -> str:
+    """Why a default applied (:data:`DEFAULT_REASONS`; a plan's misfit as :func:`reason`)."""
+    code = None if isinstance(text, Msg) or not isinstance(text, str) \
+        else DEFAULT_REASONS.get(text)
+    return tr(code) if code is not None else reason(text)
 
 
 # --- decisions and file names ---------------------------------------------------------------
