@@ -59,11 +59,13 @@ def _view_line(view: View) -> str:
 
 def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lang: str) -> None:
     """``agot validate VIEW ORDERS...``: the judge's verdict on each file as a message of the
-    view's house (RUL-P8-8, RUL-P8-9)."""
+    view's house (RUL-P8-8, RUL-P8-9): display names read as ids, as inbox reads them, with
+    or without ``--names``."""
     if not files:
         raise UsageError("give the order file(s) to check after the view: agot validate VIEW "
                          "ORDERS")
-    checked = check_with_view(view, files, ruleset, name_index(ruleset))
+    index = name_index(ruleset)
+    checked = check_with_view(view, files, ruleset, index)
     verdict = checked.verdict
     with speaking(lang, ruleset):
         warn(checked.notes, N_("note: {warning}"))
@@ -76,7 +78,6 @@ def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lan
         if mine:
             malformed = [p for p in verdict.malformed if p in mine]
             raise type(verdict)(problems=mine, malformed=malformed).error()
-        index = name_index(ruleset)
         for doc in (verdict.subs.docs if verdict.subs else []):
             if doc.name in files:
                 for line in echo_lines(doc.data, index):

@@ -39,7 +39,8 @@ from agot_adjudicator.render.language import say, tr
 @click.option("--names", is_flag=True,
               help="Read a file written with display names (Moat Cailin, 卡林湾, 臨冬城, 行军 +1★) "
                    "as its id form, as `agot inbox` stores it, and say what was read as what "
-                   "(`agot adjudicate` reads ids only).")
+                   "(`agot adjudicate` reads ids only). On a house view (VIEW ORDERS) always "
+                   "so, with or without --names: it gives inbox's verdict.")
 @lang_option("Errors, warnings and the closing line; file names, paths and ids stay as they are.")
 @click.pass_context
 @handle_errors

@@ -103,3 +103,22 @@ def test_each_command_reads_the_view_once(runner, tmp_path, monkeypatch):
         assert done.exit_code == 0, done.output
         assert reads[view.name] == 1, (args[0], reads)
         assert reads[orders.name] == (1 if orders in args else 0), (args[0], reads)
+
+
+def test_names_on_a_view_are_read_with_or_without_the_flag(runner, tmp_path):
+    """`validate VIEW ORDERS` is inbox's check of a message, and inbox reads display names:
+    --names changes nothing there, and its help says so (it is not silently ignored)."""
+    game = _stopped(runner, tmp_path)
+    view = tmp_path / "stark.view.yaml"
+    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
+                         "-o", str(view)])
+    orders = tmp_path / "zh.yaml"
+    orders.write_text("format: agot-orders/1\nround: 1\nhouse: 史塔克\norders:\n"
+                      "  临冬城: 行军 +1★\n", encoding="utf-8")
+    plain = runner.invoke(main, ["validate", str(view), str(orders)])
+    flagged = runner.invoke(main, ["validate", "--names", str(view), str(orders)])
+    assert plain.exit_code == flagged.exit_code == 0, plain.output
+    assert (plain.stdout, plain.stderr) == (flagged.stdout, flagged.stderr)
+    assert "临冬城 → winterfell" in plain.stderr and "March +1 (special) in Winterfell" in plain.stdout
+    helped = runner.invoke(main, ["validate", "--help"])
+    assert "On a house view (VIEW ORDERS) always so" in " ".join(helped.stdout.split())
