@@ -122,3 +122,16 @@ def test_names_on_a_view_are_read_with_or_without_the_flag(runner, tmp_path):
     assert "临冬城 → winterfell" in plain.stderr and "March +1 (special) in Winterfell" in plain.stdout
     helped = runner.invoke(main, ["validate", "--help"])
     assert "On a house view (VIEW ORDERS) always so" in " ".join(helped.stdout.split())
+
+
+def test_what_a_view_still_asks_names_the_house(runner, tmp_path):
+    game = _stopped(runner, tmp_path)
+    view = tmp_path / "stark.view.yaml"
+    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
+                         "-o", str(view)])
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("format: agot-orders/1\nround: 1\nhouse: stark\n", encoding="utf-8")
+    en = runner.invoke(main, ["validate", str(view), str(empty)])
+    assert "still asked of Stark: r1/orders/stark\n" in en.stdout
+    zh = runner.invoke(main, ["validate", "--lang", "zh-Hans", str(view), str(empty)])
+    assert "仍需史塔克回答：r1/orders/stark\n" in zh.stdout

@@ -84,7 +84,7 @@ def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lan
                     click.echo(f"  {line}")
         owed = verdict.owed.get(view.house, [])
         if owed:
-            click.echo(tr("still asked of {house}: {ids}", house=view.house,
+            click.echo(tr("still asked of {house}: {ids}", house=house(view.house),
                           ids=", ".join(str(e.get("id")) for e in owed)))
         click.echo(tr("ok: {count} submission file(s) against {view} ({stop}): the verdict "
                       "the judge gives", count=len(files), view=view.name,
