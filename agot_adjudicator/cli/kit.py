@@ -4,6 +4,8 @@ P8; RUL-P8-9)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from agot_adjudicator.cli.options import (
@@ -16,6 +18,7 @@ from agot_adjudicator.cli.options import (
     warn,
 )
 from agot_adjudicator.errors import IllegalInput, Problem, UsageError
+from agot_adjudicator.io.reading import Document
 from agot_adjudicator.model.naming import name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_
@@ -24,25 +27,16 @@ from agot_adjudicator.render.receipt import echo_lines
 from agot_adjudicator.workflow.kit import View, check_with_view, load_view, read_view_or_none
 
 
-def view_for(ctx: click.Context, path: str) -> tuple[View, Ruleset] | None:
+def view_for(ctx: click.Context, path: str,
+             read: Callable[[str], Document] | None = None) -> tuple[View, Ruleset] | None:
     """The house view in ``path`` with its ruleset, or None when the file is no view; the
-    file is read once (for what it is, the ruleset it names and the view)."""
-    doc = read_view_or_none(path)
+    file is read once (for what it is, the ruleset it names and the view), by ``read`` when
+    the command has its own reader."""
+    doc = read_view_or_none(path, read)
     if doc is None:
         return None
     ruleset = ruleset_for(ctx, path, read=lambda _path: doc)
     return load_view(doc, ruleset), ruleset
-
-
-def is_order_file(path: str) -> bool:
-    """Whether ``path`` reads as a submission (``format: agot-orders/1``)."""
-    from agot_adjudicator.errors import InputError
-    from agot_adjudicator.workflow.validate import read_yaml
-
-    try:
-        return read_yaml(path).data.get("format") == "agot-orders/1"
-    except (InputError, AttributeError):
-        return False
 
 
 def view_line(view: View, lang: str = "en") -> str:

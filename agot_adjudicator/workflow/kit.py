@@ -560,12 +560,13 @@ def judge_view_problems(game_dir: str, view: View) -> list[Problem]:
         "view of the latest mail", was=view.stop_words(), now=now))]
 
 
-def read_view_or_none(path: str) -> Document | None:
-    """The file as a document if it says it is a house view, else None (unreadable: None)."""
+def read_view_or_none(path: str, read: Callable[[str], Document] | None = None) -> Document | None:
+    """The file as a document if it says it is a house view, else None (unreadable: None);
+    ``read``: how the file is read (default :func:`read_yaml`)."""
     if not Path(path).is_file():
         return None
     try:
-        doc = read_yaml(path)
+        doc = (read or read_yaml)(path)
     except InputError:
         return None
     return doc if is_view(doc) else None
