@@ -376,7 +376,7 @@ def test_the_receipt_says_what_a_stopped_round_still_asks_of_the_house(game, tmp
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "(stopped on pending decisions)" in flat
-    assert "Still asked of stark: - r1/orders/stark: Place stark's orders" in flat
+    assert "Still asked of stark: - r1/orders/stark: Place Stark's orders" in flat
     assert "r1/orders/lannister" not in flat and "lannister" not in flat.lower()
     path.write_bytes(mail(wrapped(STARK.format(secret=secrets["stark"]))))
     result = run("inbox", "--game", str(game), "--received", WHEN, str(path))

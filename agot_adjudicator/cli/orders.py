@@ -54,7 +54,8 @@ def _format_of(recorded: RecordedFiles, path: str) -> str:
 @click.option("--names", is_flag=True,
               help="Read a file written with display names (Moat Cailin, 卡林湾, 臨冬城, 行军 +1★) "
                    "as its id form, as `agot inbox` stores it, and say what was read as what "
-                   "(`agot adjudicate` reads ids only).")
+                   "(`agot adjudicate` reads ids only). On a house view (VIEW ORDERS) always "
+                   "so, with or without --names: it gives inbox's verdict.")
 @lang_option("Errors, warnings and the closing line; file names, paths and ids stay as they are.")
 @click.pass_context
 @handle_errors
@@ -84,7 +85,7 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     if kind.startswith("agot-view/"):  # the player's kit is imported for a view only
         from agot_adjudicator.cli.kit import validate_view, view_for
 
-        found = view_for(ctx, state)
+        found = view_for(ctx, state, recorded.document)
         if found is not None:
             validate_view(ctx, found[0], found[1], list(orders), chosen_language(lang))
             return
