@@ -316,7 +316,9 @@ def test_an_invalid_submission_is_located_in_the_body_and_not_stored(game, tmp_p
     text = STARK.format(secret=secrets["stark"]).replace("Winterfell: March +1 (special)",
                                                          "Winterfell: March +1 (special)\n  Karhold: Raid")
     path.write_bytes(mail(wrapped(text)))
-    refused(game, path, "NOT ACCEPTED (invalid)", "$.orders.karhold")
+    out = refused(game, path, "NOT ACCEPTED (invalid)", "$.orders.karhold",
+                  "This message carries (none of it is stored): - your orders")
+    assert "adds your orders" not in out  # nothing was added
 
 
 def test_a_game_without_players_yaml_takes_any_house_and_says_so(game, tmp_path):

@@ -577,6 +577,15 @@ def owed_lines(stand: Standing, owed: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _carried(check: _Check, index: NameIndex, refused: list[str]) -> list[str]:
+    """The parts a message that was not taken carries, in words, then ``refused`` (the parts
+    it could never have changed); none: no section."""
+    parts = [*check.replaced, *(p for p in check.taken if p not in check.replaced)]
+    return ([tr("your {part}", part=part_words(p, index)) for p in parts]
+            + [tr("the withdrawal of your {part}", part=part_words(p, index))
+               for p in check.withdrawn] + refused)
+
+
 def _receipt(number: int, kept: str | None, digest: str | None, received: datetime.datetime,
              message: Message, check: _Check, stand: Standing, index: NameIndex,
              stored: str | None) -> str:
@@ -614,7 +623,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     house = check.house
     chinese = speaker() is not None
     who = house_name(house) if chinese else house
-    phase = tr(PHASE_TITLES.get(state.phase, state.phase)) if chinese else state.phase
+    phase = tr(PHASE_TITLES.get(stand.phase, stand.phase)) if chinese else stand.phase
     head.insert(len(head) - 1, tr("Game: {game}, round {round}, {phase} phase", game=state.game_id,
                                   round=state.round, phase=phase)
                 + (tr(" (stopped on pending decisions)") if stand.stopped else ""))
@@ -626,10 +635,15 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
                for p in check.same]
     change += [tr("keeps your {part} for round {round}'s Westeros phase (this round's was "
                   "used)", part=part_words(p, index), round=state.round + 1) for p in check.later]
-    change += [tr("not taken: {why}", why=refusal(p, why, state.round, index))
+    refused = [tr("not taken: {why}", why=refusal(p, why, state.round, index))
                for p, why in check.refused.items()]
-    sections.insert(0, (tr("This message:"), change or [tr("nothing (no orders, bids, plans "
-                                                           "or answers)")]))
+    change += refused
+    if check.verdict == "accepted":
+        sections.insert(0, (tr("This message:"), change or [tr("nothing (no orders, bids, "
+                                                               "plans or answers)")]))
+    else:  # what it carries, not what it did: nothing of it is stored
+        sections.insert(0, (tr("This message carries (none of it is stored):"),
+                            _carried(check, index, refused)))
     if check.verdict == "accepted" and check.merged is not None:
         data = submission({}, check.merged)
         sections.insert(1, (tr("Your submission ({house}) as it stands now, in words:", house=who),

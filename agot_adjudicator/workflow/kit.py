@@ -470,6 +470,7 @@ def view_standing(view: View) -> Standing:
                      view.ledger, view.pending, [])
     stand.run_from = view.replay
     stand.forced = view.forced
+    stand.stopped_in = view.board.phase if view.pending else None
     return stand
 
 

@@ -159,6 +159,7 @@ class GameStatus:
     game: str
     round: int
     phase: str
+    """The phase of the board as it stands: where the last run stopped, else the state's."""
     stage: str
     """``ended``, ``stopped`` (on pending decisions), ``waiting for orders`` (a round-start
     state in the planning phase), ``not run`` (a round-start state in the Westeros phase)."""
@@ -251,7 +252,7 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
         for h in status.values():
             h.late = bool(h.owes)
     pending = len([e for e in stand.pending if not e.get("ahead")])
-    return GameStatus(str(game_dir), state.round, state.phase, stage,
+    return GameStatus(str(game_dir), state.round, stand.phase, stage,
                       pending if stage == "stopped" else 0, deadline, now,
                       list(status.values()), others)
 
