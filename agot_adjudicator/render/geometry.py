@@ -369,26 +369,25 @@ def place_box(width: float, height: float, near: Point, obstacles: Sequence[Box]
     radius = 0.0
     while radius <= reach:
         count = 1 if radius == 0 else max(8, int(2 * math.pi * radius / step))
-        ring = []
-        for k in range(count):
-            angle = 2 * math.pi * k / count
-            cx = _clamp(near[0] + radius * math.cos(angle), lo_x, hi_x)
-            cy = _clamp(near[1] + radius * math.sin(angle), lo_y, hi_y)
-            ring.append((math.dist((cx, cy), near), (cx - half_w, cy - half_h,
-                                                     cx + half_w, cy + half_h)))
+        xs, ys, costs = _ring(near, radius, count, (lo_x, lo_y, hi_x, hi_y))
         for first in range(0, count, RUN):
-            run = [c for c in ring[first:first + RUN] if c[0] < best_cost]
-            if not run:
+            last = min(first + RUN, count)
+            if min(costs[first:last]) >= best_cost:
                 continue
-            extent = (min(c[1][0] for c in run), min(c[1][1] for c in run),
-                      max(c[1][2] for c in run), max(c[1][3] for c in run))
+            extent = (min(xs[first:last]) - half_w, min(ys[first:last]) - half_h,
+                      max(xs[first:last]) + half_w, max(ys[first:last]) + half_h)
             blocking, avoided = _meeting(obstacles, extent), _meeting(avoid, extent)
-            for cost, box in run:
-                if cost >= best_cost or _meeting(blocking, box):
-                    continue
-                cost += 120 * len(_meeting(avoided, box))
+            for i in range(first, last):
+                cost = costs[i]
                 if cost >= best_cost:
                     continue
+                box = (xs[i] - half_w, ys[i] - half_h, xs[i] + half_w, ys[i] + half_h)
+                if blocking and _meeting(blocking, box):
+                    continue
+                if avoided:
+                    cost += 120 * len(_meeting(avoided, box))
+                    if cost >= best_cost:
+                        continue
                 if outline is not None and not (
                         outline.contains((box[0], box[1])) and outline.contains((box[2], box[1]))
                         and outline.contains((box[2], box[3]))
@@ -408,6 +407,23 @@ def place_box(width: float, height: float, near: Point, obstacles: Sequence[Box]
 
 RUN = 8
 """How many neighbouring candidates of a ring :func:`place_box` tests together."""
+
+
+def _ring(near: Point, radius: float, count: int, within: Box
+          ) -> tuple[list[float], list[float], list[float]]:
+    """The centres of ``count`` candidates on a ring round ``near``, each moved into ``within``
+    (left, top, right, bottom), and their distances from ``near``."""
+    lo_x, lo_y, hi_x, hi_y = within
+    x0, y0 = near
+    turn = 2 * math.pi
+    angles = [turn * k / count for k in range(count)]
+    xs = [x0 + radius * math.cos(angle) for angle in angles]
+    ys = [y0 + radius * math.sin(angle) for angle in angles]
+    if not lo_x <= x0 - radius <= x0 + radius <= hi_x:  # (a ring within needs no moving)
+        xs = [max(lo_x, min(hi_x, x)) for x in xs]
+    if not lo_y <= y0 - radius <= y0 + radius <= hi_y:
+        ys = [max(lo_y, min(hi_y, y)) for y in ys]
+    return xs, ys, [math.dist((x, y), near) for x, y in zip(xs, ys, strict=True)]
 
 
 def _meeting(boxes: Sequence[Box], box: Box) -> list[Box]:
