@@ -181,22 +181,36 @@ class MapLayout:
     """The map's extent (left, top, right, bottom)."""
     outlines: dict[str, Outline] = field(init=False, repr=False, compare=False)
     """Each area's :class:`Outline`, made from ``rings``."""
+    shared: dict[tuple[str, str], tuple[Border, ...]] = field(init=False, repr=False,
+                                                              compare=False)
+    """The borders of each pair of areas that touch (the pair in sorted order)."""
+    _crossings: dict[tuple[str, str], list[Point]] = field(init=False, repr=False,
+                                                           compare=False)
+    """The points a move between a pair may cross at, worked out the first time it is asked."""
 
     def __post_init__(self) -> None:
+        shared: dict[tuple[str, str], list[Border]] = {}
+        for border in self.borders:
+            shared.setdefault(_pair(border.a, border.b), []).append(border)
         object.__setattr__(self, "outlines", {a: Outline(rs) for a, rs in self.rings.items()})
+        object.__setattr__(self, "shared", {k: tuple(v) for k, v in shared.items()})
+        object.__setattr__(self, "_crossings", {})
 
     def crossing(self, a: str, b: str, near: Point | None = None) -> Point | None:
         """Where a move from ``a`` to ``b`` crosses between them: the point of their shared
         border (away from its ends) nearest to ``near``, else the middle of their longest
         shared border (or of their connector); None if they do not touch."""
-        shared = [border for border in self.borders if {border.a, border.b} == {a, b}]
+        key = _pair(a, b)
+        shared = self.shared.get(key)
         if not shared:
             return None
         if near is None:
             longest = max(shared, key=lambda border: polyline_length(border.points))
             return point_along(longest.points, 0.5)
-        candidates = [point_along(border.points, k / 20) for border in shared
-                      for k in range(3, 18)]
+        candidates = self._crossings.get(key)
+        if candidates is None:
+            candidates = self._crossings[key] = [point_along(border.points, k / 20)
+                                                 for border in shared for k in range(3, 18)]
         return min(candidates, key=lambda p: (math.dist(p, near), p))
 
     def inside_point(self, area: str, near: Point, step: float = 10.0) -> Point:
@@ -220,6 +234,10 @@ class MapLayout:
 
     def contains(self, area: str, point: Point) -> bool:
         return self.outlines[area].contains(point)
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
 
 
 def _pairs(flat: Sequence[float]) -> tuple[Point, ...]:

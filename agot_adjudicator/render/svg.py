@@ -13,7 +13,6 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from typing import cast
 
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset
 from agot_adjudicator.render.language import sep, speaker, tr
@@ -72,23 +71,21 @@ def _attrs(attrs: Sequence[tuple[str, object]]) -> str:
     """Attributes as SVG text: None left out, numbers by :func:`_n` (never quoted), text
     quoted only when it must be."""
     parts = []
-    needs_quoting = _NEEDS_QUOTING.search
     for key, value in attrs:
         if value is None:
             continue
-        kind = type(value)
-        if kind is float or kind is int:  # the common kinds first (a picture writes ~3,000)
-            parts.append(f' {key}="{_n(cast(float, value))}"')
-            continue
-        text: str
-        if kind is str:
-            text = cast(str, value)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            text = _n(cast(float, value))
+        if type(value) is str:  # the common kinds first (a picture writes ~3,000)
+            parts.append(f" {key}={_q(value)}")
+        elif isinstance(value, int | float) and type(value) is not bool:
+            parts.append(f' {key}="{_n(value)}"')
         else:
-            text = str(value)
-        parts.append(f" {key}={quoteattr(text)}" if needs_quoting(text) else f' {key}="{text}"')
+            parts.append(f" {key}={_q(str(value))}")
     return "".join(parts)
+
+
+def _q(text: str) -> str:
+    """``text`` as a quoted attribute value (through :func:`quoteattr` only when it must be)."""
+    return quoteattr(text) if _NEEDS_QUOTING.search(text) else f'"{text}"'
 
 
 def _el(tag: str, attrs: Sequence[tuple[str, object]], text: str | None = None) -> str:
@@ -104,9 +101,10 @@ INK = "#1a1a1a"
 def _text(x: float, y: float, text: str, size: float = 12, *, anchor: str = "start",
           weight: str | None = None, fill: str = INK,
           extra: Sequence[tuple[str, object]] = ()) -> str:
-    return (f"<text x=\"{_n(x)}\" y=\"{_n(y)}\" font-size=\"{_n(size)}\""
-            f"{_attrs((('text-anchor', anchor), ('font-weight', weight), ('fill', fill), *extra))}"
-            f">{escape(text)}</text>")
+    bold = "" if weight is None else f" font-weight={_q(weight)}"
+    return (f"<text x=\"{_n(x)}\" y=\"{_n(y)}\" font-size=\"{_n(size)}\" "
+            f"text-anchor={_q(anchor)}{bold} fill={_q(fill)}{_attrs(extra) if extra else ''}>"
+            f"{escape(text)}</text>")
 
 
 def halo(colour: str, width: float = 3.5) -> tuple[tuple[str, object], ...]:
@@ -300,8 +298,9 @@ def badge(x: float, y: float, house: str, size: float = 16) -> str:
     """A house badge: a square in the house colour with its letter, centred on (x, y)."""
     fill, ink, _ = house_style(house)
     half = size / 2
-    return (_el("rect", [("x", x - half), ("y", y - half), ("width", size), ("height", size),
-                         ("rx", 3), ("fill", fill), ("stroke", OUTLINE), ("stroke-width", 1)])
+    return (f"<rect x=\"{_n(x - half)}\" y=\"{_n(y - half)}\" width=\"{_n(size)}\" "
+            f"height=\"{_n(size)}\" rx=\"3\" fill={_q(fill)} stroke=\"{OUTLINE}\" "
+            "stroke-width=\"1\"/>"
             + _text(x, y + size * 0.33, house_letter(house), size * 0.72, anchor="middle",
                     weight="bold", fill=ink))
 
@@ -310,20 +309,19 @@ def unit_glyph(x: float, y: float, unit: str, house: str, routed: bool = False,
                scale: float = 1.0) -> str:
     """Footman: a round pawn; knight: a diamond shield; ship: a hull with a sail. Routed: laid
     down and struck through (R6.10)."""
-    fill = house_style(house)[0]
-    style = [("fill", fill), ("stroke", OUTLINE), ("stroke-width", 1.2)]
+    style = f"fill={_q(house_style(house)[0])} stroke=\"{OUTLINE}\" stroke-width=\"1.2\"/>"
     s = scale
     if unit == "footman":
-        glyph = _el("circle", [("cx", x), ("cy", y), ("r", 5.5 * s), *style])
+        glyph = f"<circle cx=\"{_n(x)}\" cy=\"{_n(y)}\" r=\"{_n(5.5 * s)}\" {style}"
     elif unit == "knight":
-        glyph = _el("path", [("d", f"M{_n(x)} {_n(y - 7 * s)}L{_n(x + 6 * s)} {_n(y)}"
-                                   f"L{_n(x)} {_n(y + 7 * s)}L{_n(x - 6 * s)} {_n(y)}Z"), *style])
+        glyph = (f"<path d=\"M{_n(x)} {_n(y - 7 * s)}L{_n(x + 6 * s)} {_n(y)}"
+                 f"L{_n(x)} {_n(y + 7 * s)}L{_n(x - 6 * s)} {_n(y)}Z\" {style}")
     else:
-        glyph = _el("path", [("d", f"M{_n(x - 7 * s)} {_n(y - 1 * s)}L{_n(x + 7 * s)} "
-                                   f"{_n(y - 1 * s)}L{_n(x + 4 * s)} {_n(y + 5 * s)}"
-                                   f"L{_n(x - 4 * s)} {_n(y + 5 * s)}ZM{_n(x)} {_n(y - 1 * s)}"
-                                   f"L{_n(x)} {_n(y - 8 * s)}L{_n(x + 5 * s)} {_n(y - 3 * s)}"
-                                   f"L{_n(x)} {_n(y - 3 * s)}"), *style])
+        glyph = (f"<path d=\"M{_n(x - 7 * s)} {_n(y - 1 * s)}L{_n(x + 7 * s)} "
+                 f"{_n(y - 1 * s)}L{_n(x + 4 * s)} {_n(y + 5 * s)}"
+                 f"L{_n(x - 4 * s)} {_n(y + 5 * s)}ZM{_n(x)} {_n(y - 1 * s)}"
+                 f"L{_n(x)} {_n(y - 8 * s)}L{_n(x + 5 * s)} {_n(y - 3 * s)}"
+                 f"L{_n(x)} {_n(y - 3 * s)}\" {style}")
     if not routed:
         return glyph
     return (f"<g transform=\"rotate(90 {_n(x)} {_n(y)})\" opacity=\"0.75\">{glyph}</g>"
