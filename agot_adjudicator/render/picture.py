@@ -359,16 +359,21 @@ def _static_icons(area: Area, cx: float, y: float) -> tuple[str, str, float]:
     return drawn[0][0], drawn[1][0], drawn[1][1]
 
 
-def _area(board: StaticBoard, state: GameState, area_id: str, ctrl: str | None, ground: str,
-          house: str | None, show_orders: bool) -> str:
-    """One area's group: tooltip, name, icons, units, tokens and (if asked) its order
+def _order_shown(state: GameState, here: AreaState, house: str | None, show_orders: bool
+                 ) -> str | None:
+    """The order drawn in an area for ``house`` (None: the moderator): its id, ``hidden``
+    (face down) or None."""
+    if show_orders and here.order is not None and here.house is not None:
+        return here.order if can_see_order(state, house, here.house) else "hidden"
+    return None
+
+
+def _area(board: StaticBoard, area_id: str, here: AreaState, ctrl: str | None, ground: str,
+          order_shown: str | None) -> str:
+    """One area's group: tooltip, name, icons, units, tokens and the order shown
     (``ctrl``: the house that controls it; ``ground``: its fill)."""
     ruleset, slots = board.ruleset, board.slots[area_id]
     area = ruleset.areas[area_id]
-    here: AreaState = state.area(area_id)
-    order_shown: str | None = None
-    if show_orders and here.order is not None and here.house is not None:
-        order_shown = here.order if can_see_order(state, house, here.house) else "hidden"
     attrs: list[tuple[str, object]] = [
         ("id", f"area-{area_id}"), ("class", f"area {area.kind}"), ("data-kind", area.kind),
         ("data-castle", area.castle), ("data-supply", area.supply if area.is_land else None),
@@ -537,9 +542,9 @@ def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
 class StaticBoard:
     """What every picture of one ruleset in one language draws alike, made once (issue 33):
     each area's region, the borders, where each area's contents go, its icons and the static
-    part of its tooltip; its name on each ground and the legend where a panel puts it, made the
-    first time a picture needs them. Made while the ruleset's names are spoken
-    (:class:`~agot_adjudicator.render.language.Names`)."""
+    part of its tooltip; its name on each ground, its group for each thing it holds and the
+    legend where a panel puts it, made the first time a picture needs them. Made while the
+    ruleset's names are spoken (:class:`~agot_adjudicator.render.language.Names`)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -558,6 +563,23 @@ class StaticBoard:
         self.facts = {a: _static_facts(ruleset.areas[a]) for a in ruleset.area_ids}
         self._names: dict[tuple[str, str], str] = {}
         self._legends: dict[tuple[float, float, bool], tuple[str, float]] = {}
+        self._areas: dict[tuple[str, str | None, str, str | None, str], str] = {}
+
+    AREAS_KEPT = 4096
+    """At most this many area groups are kept (then the board starts again)."""
+
+    def area(self, area_id: str, here: AreaState, ctrl: str | None, ground: str,
+             order_shown: str | None) -> str:
+        """An area's group (:func:`_area`), drawn once for each thing it is drawn with: what
+        stands in it (every field of ``here``, by its repr), its controller, ground and order
+        shown."""
+        key = (area_id, ctrl, ground, order_shown, repr(here))
+        drawn = self._areas.get(key)
+        if drawn is None:
+            if len(self._areas) >= self.AREAS_KEPT:
+                self._areas.clear()
+            drawn = self._areas[key] = _area(self, area_id, here, ctrl, ground, order_shown)
+        return drawn
 
     def name(self, area_id: str, ground: str) -> str:
         """An area's name on ``ground`` (:func:`_name`)."""
@@ -642,7 +664,9 @@ def _drawing(board: StaticBoard, state: GameState, house: str | None, orders: bo
         "<g id=\"areas\">",
     ]
     for area_id in ruleset.area_ids:
-        out.append(_area(board, state, area_id, ctrls[area_id], grounds[area_id], house, orders))
+        here = state.area(area_id)
+        out.append(board.area(area_id, here, ctrls[area_id], grounds[area_id],
+                              _order_shown(state, here, house, orders)))
     out.append("</g>")
     arrows, labels = "", ""
     if play is not None:
