@@ -179,8 +179,8 @@ class MapLayout:
     borders: tuple[Border, ...]
     bounds: Box
     """The map's extent (left, top, right, bottom)."""
-    outlines: dict[str, Outline] = field(init=False, repr=False, compare=False)
-    """Each area's :class:`Outline`, made from ``rings``."""
+    _outlines: dict[str, Outline] = field(init=False, repr=False, compare=False)
+    """The :class:`Outline` of each area asked about, made from its ``rings``."""
     shared: dict[tuple[str, str], tuple[Border, ...]] = field(init=False, repr=False,
                                                               compare=False)
     """The borders of each pair of areas that touch (the pair in sorted order)."""
@@ -192,7 +192,7 @@ class MapLayout:
         shared: dict[tuple[str, str], list[Border]] = {}
         for border in self.borders:
             shared.setdefault(_pair(border.a, border.b), []).append(border)
-        object.__setattr__(self, "outlines", {a: Outline(rs) for a, rs in self.rings.items()})
+        object.__setattr__(self, "_outlines", {})
         object.__setattr__(self, "shared", {k: tuple(v) for k, v in shared.items()})
         object.__setattr__(self, "_crossings", {})
 
@@ -233,7 +233,14 @@ class MapLayout:
         return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
     def contains(self, area: str, point: Point) -> bool:
-        return self.outlines[area].contains(point)
+        return self.outline(area).contains(point)
+
+    def outline(self, area: str) -> Outline:
+        """The :class:`Outline` of ``area`` (made the first time it is asked for)."""
+        made = self._outlines.get(area)
+        if made is None:
+            made = self._outlines[area] = Outline(self.rings[area])
+        return made
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -333,15 +340,19 @@ def border_segment_of(box_a: Box, box_b: Box) -> tuple[float, float, float, floa
 def _chains(edges: Iterable[tuple[Point, Point]]) -> list[tuple[Point, ...]]:
     """Edges joined into polylines (each as long as it runs), in a fixed order."""
     links: dict[Point, list[Point]] = {}
+    distinct: set[tuple[Point, Point]] = set()
     for p, q in edges:
         links.setdefault(p, []).append(q)
         links.setdefault(q, []).append(p)
+        distinct.add((min(p, q), max(p, q)))
     for neighbours in links.values():
         neighbours.sort()
     used: set[tuple[Point, Point]] = set()
     lines = []
-    starts = sorted(p for p, n in links.items() if len(n) != 2) + sorted(links)
-    for start in starts:
+    ends = sorted(p for p, n in links.items() if len(n) != 2)
+    for start in itertools.chain(ends, sorted(links)):
+        if len(used) == len(distinct):  # every edge is on a line
+            break
         for nxt in links[start]:
             if (min(start, nxt), max(start, nxt)) in used:
                 continue
@@ -382,7 +393,7 @@ def place_box(width: float, height: float, near: Point, obstacles: Sequence[Box]
     avoid = _meeting(avoid, near_box)
     lo_x, hi_x = bounds[0] + half_w + 1, bounds[2] - half_w - 1
     lo_y, hi_y = bounds[1] + half_h + 1, bounds[3] - half_h - 1
-    outline = region.outlines[area] if region is not None and area is not None else None
+    outline = region.outline(area) if region is not None and area is not None else None
     best_cost, best = math.inf, None
     radius = 0.0
     while radius <= reach:

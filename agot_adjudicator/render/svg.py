@@ -129,11 +129,21 @@ def path(points: Sequence[tuple[float, float]], closed: bool = True) -> str:
     if not tenths:
         return ""
     x0, y0 = tenths[0]
-    steps = []
-    for (ax, ay), (bx, by) in itertools.pairwise(tenths):
-        steps.append(f"{_n((bx - ax) / 10)} {_n((by - ay) / 10)}")
-    d = f"M{_n(x0 / 10)} {_n(y0 / 10)}" + ("l" + " ".join(steps) if steps else "")
+    steps = [f"{_tenths(bx - ax)} {_tenths(by - ay)}"
+             for (ax, ay), (bx, by) in itertools.pairwise(tenths)]
+    d = f"M{_tenths(x0)} {_tenths(y0)}" + ("l" + " ".join(steps) if steps else "")
     return d.replace(" -", "-") + ("Z" if closed else "")
+
+
+def _tenths(count: int) -> str:
+    """``count`` tenths as :func:`_n` writes ``count / 10``, without a float.
+
+    >>> [_tenths(t) for t in (0, 30, 25, -5, -10, 1234)]
+    ['0', '3', '2.5', '-0.5', '-1', '123.4']
+    """
+    whole, tenth = divmod(abs(count), 10)
+    text = f"{whole}.{tenth}" if tenth else str(whole)
+    return "-" + text if count < 0 else text
 
 
 # --- text measure ----------------------------------------------------------------------------
