@@ -169,7 +169,7 @@ def _em_units(text: str, wide: float) -> float:
 
 def _columns(text: str) -> int:
     """Terminal-style columns: 2 for a wide character, 1 for any other."""
-    return sum(2 if _wide(c) else 1 for c in text)
+    return len(text) if text.isascii() else sum(2 if _wide(c) else 1 for c in text)
 
 
 _NARROW = {" ": 0.32, "'": 0.28, ",": 0.32, ".": 0.32, ":": 0.34, ";": 0.34, "i": 0.3,
@@ -188,7 +188,7 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     """
     em = 0.0
     for c in text:
-        if _wide(c):
+        if not c.isascii() and _wide(c):  # (no ASCII character is wide)
             em += 1.0
         elif c in _NARROW:
             em += _NARROW[c]
@@ -216,7 +216,7 @@ def _wrap(text: str, width: int) -> list[str]:
     >>> _wrap("一二三四。五", 8)
     ['一二三四。', '五']
     """
-    if not any(_wide(c) for c in text):
+    if text.isascii() or not any(_wide(c) for c in text):
         lines: list[str] = []
         for word in text.split(" "):
             if lines and len(lines[-1]) + 1 + len(word) <= width:
