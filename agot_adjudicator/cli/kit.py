@@ -32,17 +32,6 @@ def view_for(ctx: click.Context, path: str) -> tuple[View, Ruleset] | None:
     return load_view(path, ruleset), ruleset
 
 
-def is_order_file(path: str) -> bool:
-    """Whether ``path`` reads as a submission (``format: agot-orders/1``)."""
-    from agot_adjudicator.errors import InputError
-    from agot_adjudicator.workflow.validate import read_yaml
-
-    try:
-        return read_yaml(path).data.get("format") == "agot-orders/1"
-    except (InputError, AttributeError):
-        return False
-
-
 def view_line(view: View, lang: str = "en") -> str:
     """The line that names the view a command reads (stdout, before its output), in
     ``lang``."""

@@ -291,7 +291,8 @@ def _header(msg: EmailMessage, name: str) -> str | None:
         value = msg.get(name)
     except Exception:
         return None
-    return None if value is None else shown(str(value))
+    # a field folded right after its colon unfolds with a leading blank (RFC 5322 2.2.3)
+    return None if value is None else shown(str(value).strip())
 
 
 _FIELD_START = re.compile(rb"^[^ \t\r\n]", re.MULTILINE)

@@ -34,7 +34,6 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +100,17 @@ with the SHA-256 of each file (``sources``): a file that no longer matches is re
 (:func:`_package_parts`); kept equal by tests."""
 
 
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+"""The installed ``agot_adjudicator`` folder."""
 PACKAGED = "<package>/data/first_edition"
 ARCHIVE = "<package>/data/archive"
 
 
-def _package_folder(source: str) -> Any:
-    """The importlib.resources folder of a ``<package>/…`` source."""
-    return resources.files("agot_adjudicator").joinpath(*source.split("/")[1:])
+def _package_folder(source: str) -> Path:
+    """The folder of a ``<package>/…`` source inside the installed package (a plain folder, as
+    the catalogs and fonts are: importing :mod:`importlib.resources` costs every command more
+    than the read it serves, issue 33)."""
+    return PACKAGE_DIR.joinpath(*source.split("/")[1:])
 
 
 def _package_sources(source: str) -> dict[str, bytes]:
@@ -491,12 +494,12 @@ def find_ruleset(name: str, sha256: str, game_dir: str | Path | None = None,
     if not isinstance(sha256, str) or not sha256.isalnum():
         return None
     known = None
-    packaged = load_ruleset()
-    if fits(packaged):
-        known = packaged
-    elif sha256 in archived_hashes():
+    if sha256 in archived_hashes():  # never the packaged one's (tests/test_versions.py)
         archived = _load_cached(f"{ARCHIVE}/{sha256}")
         known = archived if fits(archived) else None
+    else:  # a state of an archived ruleset does not load the packaged one too (issue 33)
+        packaged = load_ruleset()
+        known = packaged if fits(packaged) else None
     if game_dir is not None:
         carried = Path(game_dir) / GAME_RULESETS / sha256
         if (carried / "ruleset.yaml").is_file() and not _same_files(carried, known):

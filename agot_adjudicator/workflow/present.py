@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
@@ -18,9 +18,10 @@ from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
-from agot_adjudicator.render.diff import Change, diff_states
-from agot_adjudicator.render.template import order_template
 from agot_adjudicator.workflow.validate import load_state_lenient, read_yaml
+
+if TYPE_CHECKING:  # the diff and the template are imported by the commands that use them
+    from agot_adjudicator.render.diff import Change
 
 STATE_HEADERS = {
     version: (f"agot game state (agot-state/{version}): the moderator's file; it holds the seed\n"
@@ -38,6 +39,8 @@ PROVISIONAL_HEADER = (
 
 def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
     """The differences between two state files, and the rule problems found in them (warnings)."""
+    from agot_adjudicator.render.diff import diff_states
+
     loaded, problems, warnings = [], [], []
     for path in (a_path, b_path):
         try:
@@ -72,6 +75,8 @@ def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str,
 
         kept = read_players(game_dir).houses.get(house)
         secret = kept is not None and kept.secret_sha256 is not None
+    from agot_adjudicator.render.template import order_template
+
     return order_template(state, ruleset, house, schema_ref, check, secret, lang)
 
 
@@ -82,6 +87,8 @@ def view_template_text(view: Any, ruleset: Ruleset, schema_ref: str, lang: str =
     if state.phase == "ended":
         raise IllegalInput([view.doc.problem(["board", "phase"], f"the game has ended (round "
                                              f"{state.round}): there is nothing to submit")])
+    from agot_adjudicator.render.template import order_template
+
     return order_template(state, ruleset, view.house, schema_ref,
                           "agot validate VIEW THIS_FILE", True, lang)
 

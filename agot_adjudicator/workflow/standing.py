@@ -103,12 +103,14 @@ class Standing:
         return self.rd.orders_dir / f"{house}.yaml"
 
 
-def standing(game_dir: str, ruleset: Ruleset) -> Standing:
+def standing(game_dir: str, ruleset: Ruleset,
+             read: Callable[[str], Document] = read_yaml) -> Standing:
     """The current round of ``game_dir``: its state (checked as ``adjudicate`` checks it), its
     ledger, the committed stop's pending decisions and its submission files. An interrupted
-    commit is refused first (:func:`~agot_adjudicator.io.gamedir.board_now`)."""
+    commit is refused first (:func:`~agot_adjudicator.io.gamedir.board_now`). ``read``: how
+    the state is read (``status`` reads each file once, :mod:`agot_adjudicator.io.recorded`)."""
     rd = board_now(game_dir).round
-    state_doc = read_yaml(str(rd.state))
+    state_doc = read(str(rd.state))
     problems = schema_problems(state_doc, "state")
     if problems:
         raise MalformedInput(problems)

@@ -197,18 +197,19 @@ def _house_of(path: Path, houses: list[str], recorded: RecordedFiles) -> str | N
 
 
 def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
-                lang: str = "en") -> GameStatus:
+                lang: str = "en", recorded: RecordedFiles | None = None) -> GameStatus:
     """The status of the current round of ``game_dir`` at time ``now`` (see the module doc);
     ``lang``: the language of each default in words. Validity and what is owed come from the
     one verdict ``inbox``, ``validate --game`` and ``adjudicate --game`` give
-    (:func:`~agot_adjudicator.workflow.standing.verdict`)."""
-    stand = standing(game_dir, ruleset)
+    (:func:`~agot_adjudicator.workflow.standing.verdict`). ``recorded``: the command's reader,
+    which read the state for its ruleset (each file is read once, issue 33)."""
+    recorded = recorded or RecordedFiles(None)
+    stand = standing(game_dir, ruleset, read=recorded.document)
     state = stand.state
     houses = state.order_of_play()
     players = read_players(game_dir)
     deadline = parse_utc(players.deadline) if players.deadline else None
     files = stand.files
-    recorded = RecordedFiles(None)  # each submission file read once (issue 33)
     docs, load_problems = round_docs(stand, read=recorded.document)
     result = verdict(stand, docs, ruleset, load_problems)
     by_file: dict[str, list[int]] = {str(p): [0, 0] for p in files}
