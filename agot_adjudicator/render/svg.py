@@ -141,9 +141,10 @@ def _tenths(count: int) -> str:
     >>> [_tenths(t) for t in (0, 30, 25, -5, -10, 1234)]
     ['0', '3', '2.5', '-0.5', '-1', '123.4']
     """
+    if count % 10 == 0:  # (a whole number: the map's corners mostly are)
+        return str(count // 10)
     whole, tenth = divmod(abs(count), 10)
-    text = f"{whole}.{tenth}" if tenth else str(whole)
-    return "-" + text if count < 0 else text
+    return f"-{whole}.{tenth}" if count < 0 else f"{whole}.{tenth}"
 
 
 # --- text measure ----------------------------------------------------------------------------
