@@ -5,6 +5,7 @@ the legend."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from agot_adjudicator.engine.board import castle_count
@@ -251,10 +252,11 @@ def _panel_houses(ruleset: Ruleset, state: GameState, x: float, y: float,
     out.append(_text(x + 60, y, tr("power · castles · cards in hand"), 10,
                      extra=[("font-style", "italic")]))
     y += 8
+    on_board = Counter(state.area(a).power_token for a in ruleset.area_ids)
     for h in state.order_of_play():
         hs = state.houses[h]
         castles = castle_count(state, ruleset, h)
-        tokens = sum(1 for a in ruleset.area_ids if state.area(a).power_token == h)
+        tokens = on_board[h]
         attrs = [("id", f"house-{h}"), ("data-power", hs.power), ("data-castles", castles),
                  ("data-hand", len(hs.hand)), ("data-discards", ",".join(hs.discards)),
                  ("data-power-tokens-on-board", tokens)]

@@ -293,7 +293,7 @@ def house_letter(house: str) -> str:
     """The letter on a house's badges, shields and tokens: ``S`` for Stark in English, the
     first character of its glossary name in Chinese (史)."""
     names = speaker()
-    if names is not None and house in names.ruleset.words.ids("house"):
+    if names is not None and names.ruleset.words.has("house", house):
         return names.glossary("house", house)[:1]
     return house_style(house)[2]
 
@@ -461,7 +461,7 @@ def order_label(ruleset: Ruleset, order_id: str) -> str:
 
 def _order_code(ruleset: Ruleset, order_id: str) -> str:
     names = speaker()
-    if names is not None and order_id in names.ruleset.words.ids("order"):
+    if names is not None and names.ruleset.words.has("order", order_id):
         return names.glossary("order", order_id)[:1]
     return ORDER_CODES.get(ruleset.order_tokens[order_id].kind, "?")
 
