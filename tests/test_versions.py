@@ -369,6 +369,28 @@ def test_a_carried_copy_of_a_known_ruleset_is_read_from_the_package_unless_it_di
     assert found.sha256 == OLD_HASH and found.source == str(kept)
 
 
+def test_a_round_drawn_with_the_games_own_map_layout_replays(runner, tmp_path):
+    """A game whose carried ruleset differs from the packaged one only in its map layout (an
+    earlier release's copy): adjudicate --game draws its pictures with the game's copy, and
+    replay re-draws them with the same copy."""
+    game = tmp_path / "game"
+    assert runner.invoke(main, ["new", "--game", str(game), "--players", "3", "--seed", "7",
+                                "--no-secrets"]).exit_code == 0
+    kept = next((game / "rulesets").iterdir())
+    board = kept / "board.yaml"
+    text = board.read_text()
+    start = text.index("xy: [") + len("xy: [")
+    board.write_text(text[:start] + "1" + text[start:])  # a box moved on the map: same rules
+    for _ in range(12):
+        result = runner.invoke(main, ["adjudicate", "--game", str(game), "--defaults"])
+        if result.exit_code != 3:
+            break
+    assert result.exit_code == 0, result.output
+    replay = runner.invoke(main, ["replay", str(game)])
+    assert replay.exit_code == 0, replay.output
+    assert "the record is consistent" in replay.stdout
+
+
 def test_ruleset_keep_copies_the_games_ruleset_in(runner, short, corrected):
     result = runner.invoke(main, ["ruleset", "keep", str(short)])
     assert result.exit_code == 0, result.output

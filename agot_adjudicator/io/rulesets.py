@@ -106,6 +106,12 @@ PACKAGED = "<package>/data/first_edition"
 ARCHIVE = "<package>/data/archive"
 
 
+def from_package(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset`` is the packaged one or an archived one (not a folder of the
+    moderator's or a game's)."""
+    return ruleset.source.startswith("<package>/")
+
+
 def _package_folder(source: str) -> Path:
     """The folder of a ``<package>/…`` source inside the installed package (a plain folder, as
     the catalogs and fonts are: importing :mod:`importlib.resources` costs every command more
