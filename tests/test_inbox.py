@@ -250,7 +250,7 @@ def test_an_attachment_over_the_size_limit_is_refused(game, tmp_path):
     big = (STARK.format(secret=secrets["stark"]) + "comment: '" + "x" * (1024 * 1024) + "'\n").encode()
     path = tmp_path / "big.eml"
     path.write_bytes(mail("Orders attached.\n", attachments=(("orders.yaml", big),)))
-    refused(game, path, "attachment orders.yaml is", "the limit is 1048576")
+    refused(game, path, "attachment orders.yaml: too big", "the limit is 1048576")
 
 
 def test_a_malformed_eml_is_refused_and_kept(game, tmp_path):
@@ -376,7 +376,7 @@ def test_the_receipt_says_what_a_stopped_round_still_asks_of_the_house(game, tmp
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "(stopped on pending decisions)" in flat
-    assert "Still asked of stark: - r1/orders/stark: Place stark's orders" in flat
+    assert "Still asked of stark: - r1/orders/stark: Place Stark's orders" in flat
     assert "r1/orders/lannister" not in flat and "lannister" not in flat.lower()
     path.write_bytes(mail(wrapped(STARK.format(secret=secrets["stark"]))))
     result = run("inbox", "--game", str(game), "--received", WHEN, str(path))

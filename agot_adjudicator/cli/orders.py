@@ -23,8 +23,8 @@ from agot_adjudicator.cli.options import (
     speaking,
     warn,
 )
-from agot_adjudicator.errors import InputError, PendingDecisions, Problem, UsageError, escaped
-from agot_adjudicator.io.clock import now_utc, parse_utc
+from agot_adjudicator.errors import InputError, PendingDecisions, Problem, UsageError
+from agot_adjudicator.io.clock import given_time
 from agot_adjudicator.io.gamedir import board_now
 from agot_adjudicator.io.validation import PHASE_WORDS
 from agot_adjudicator.io.writing import write_atomic
@@ -54,7 +54,8 @@ def _format_of(recorded: RecordedFiles, path: str) -> str:
 @click.option("--names", is_flag=True,
               help="Read a file written with display names (Moat Cailin, 卡林湾, 臨冬城, 行军 +1★) "
                    "as its id form, as `agot inbox` stores it, and say what was read as what "
-                   "(`agot adjudicate` reads ids only).")
+                   "(`agot adjudicate` reads ids only). On a house view (VIEW ORDERS) always "
+                   "so, with or without --names: it gives inbox's verdict.")
 @lang_option("Errors, warnings and the closing line; file names, paths and ids stay as they are.")
 @click.pass_context
 @handle_errors
@@ -84,7 +85,7 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
     if kind.startswith("agot-view/"):  # the player's kit is imported for a view only
         from agot_adjudicator.cli.kit import validate_view, view_for
 
-        found = view_for(ctx, state)
+        found = view_for(ctx, state, recorded.document)
         if found is not None:
             validate_view(ctx, found[0], found[1], list(orders), chosen_language(lang))
             return
@@ -214,14 +215,7 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
     apply. Public: ids and kinds only. Exit 0 when nothing is owed, 3 when
     something is.
     """
-    if now_text is None:
-        now = now_utc()
-    else:
-        parsed = parse_utc(now_text)
-        if parsed is None:
-            raise click.BadParameter(f"'{escaped(now_text, 80)}': expected an ISO 8601 time "
-                                     "such as 2026-12-03T18:00:00Z", param_hint="--now")
-        now = parsed
+    now = given_time(now_text, "--now")
     from agot_adjudicator.io.recorded import RecordedFiles
 
     recorded = RecordedFiles(None)  # each file read once (issue 33)

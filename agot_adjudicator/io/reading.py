@@ -21,14 +21,14 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import InputError, Problem
+from agot_adjudicator.io.safefile import MAX_BYTES, too_big
 from agot_adjudicator.model.text import N_, Msg
 
 if TYPE_CHECKING:  # ruamel.yaml is imported when needed (it is slow to import)
     from ruamel.yaml.error import YAMLError
 
 
-MAX_BYTES = 1024 * 1024
-"""Input files larger than this (1 MiB) are refused."""
+# MAX_BYTES (input files larger than 1 MiB are refused) is safefile's: one limit, one error
 
 MAX_DEPTH = 64
 """Documents nested deeper than this are refused."""
@@ -520,9 +520,7 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     loader, which locates errors.
     """
     if len(raw) > MAX_BYTES:
-        raise InputError([Problem(name, None, None, "",
-                                  Msg("file is {size} bytes; the limit is {limit} (1 MiB)",
-                                      size=len(raw), limit=MAX_BYTES))])
+        raise InputError([Problem(name, None, None, "", too_big(len(raw), MAX_BYTES))])
     digest = hashlib.sha256(raw).hexdigest()
     try:
         text = raw.decode("utf-8")

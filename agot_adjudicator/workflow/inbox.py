@@ -41,8 +41,8 @@ from agot_adjudicator.io.ledger import Entry
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
 from agot_adjudicator.io.mailbody import shown as printable
-from agot_adjudicator.io.mailsecret import secret_words, without_secret
-from agot_adjudicator.io.messages import MESSAGES, Index
+from agot_adjudicator.io.mailsecret import without_secret, without_secret_text
+from agot_adjudicator.io.messages import MESSAGES, Index, stored_sha256
 from agot_adjudicator.io.names import Renamed, ids_from_names
 from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
 from agot_adjudicator.io.players import Players, read_players, secret_matches
@@ -211,18 +211,11 @@ class _Intake:
             else None
 
     def _hide(self, text: str, secret: str | None) -> str:
-        """``text`` (a receipt, a reason) with the message's secret and any house's secret in
-        it replaced (a stray line, a Subject may quote one): printed and kept, never a secret."""
-        found = {secret.encode("utf-8")} if secret else set()
-        test = self._secret_test()
-        if test is not None:
-            found |= secret_words(text.encode("utf-8"), test)
-        found = {v for v in found if v.decode("utf-8", "replace") in text}
-        if not found:
-            return text  # unchanged: a Msg stays a Msg (it translates)
-        for value in sorted(found, key=len, reverse=True):
-            text = text.replace(value.decode("utf-8", "replace"), "[secret removed]")
-        return text
+        """``text`` (a receipt, a reason) with no secret in it, by the rules of the kept copy
+        (:func:`~agot_adjudicator.io.mailsecret.without_secret_text`): a written secret's
+        value, the message's secret and any house's secret (a stray line, a Subject may quote
+        one): printed and kept, never a secret."""
+        return without_secret_text(text, secret, self._secret_test())
 
     def process(self, message: Message) -> Outcome:
         raw = message.incoming.raw
@@ -266,7 +259,8 @@ class _Intake:
             "message_id": message.message_id, "house": house, "verdict": check.verdict,
             "reason": "; ".join(check.reasons) or None, "forged": check.forged or None,
             "round": self.stand.state.round, "stored": stored,
-            "stored_sha256": self._stored_sha256(house) if stored else None,
+            "stored_sha256": stored_sha256(self.stand.house_file(house)) if stored and house
+            else None,
             "taken": list(check.taken) or None, "withdrawn": check.withdrawn or None,
             "ahead": list(check.later) or None,
             "refused": {p: refusal(p, why, self.stand.state.round, self.names)
@@ -376,9 +370,6 @@ class _Intake:
             return check
         return self._judge(check, house)
 
-    def _stored_sha256(self, house: str | None) -> str | None:
-        path = self.stand.house_file(house or "")
-        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
     def _stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
         """The house's stored parts and the file holding them (None: nothing stored)."""

@@ -142,13 +142,34 @@ class Board:
     """What the moderator should know (said on stderr): where the board comes from."""
 
 
-def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = None) -> Board:
+def stale_board(doc: Document, now: BoardNow, state_sha256: str | None = None) -> list[Problem]:
+    """The problem of a provisional board (``now.yaml``) written from another state than the
+    round's ``state.yaml`` (changed by hand since the stop): stale; none for a board that is
+    no provisional one. ``state_sha256``: the SHA-256 of ``state.yaml`` when already read.
+    Every reader of the board as it stands checks it here (:func:`load_board`, the house
+    views of :mod:`~agot_adjudicator.workflow.kit`)."""
+    mark = doc.data.get("provisional")
+    if not isinstance(mark, dict):
+        return []
+    if state_sha256 is None:
+        state_sha256 = read_yaml(str(now.round.state)).sha256
+    if state_sha256 == mark.get("state_in"):
+        return []
+    return [doc.problem(["provisional", "state_in"], (
+        f"stale: written from a state of sha256 {str(mark.get('state_in'))[:12]}…, but "
+        f"{now.round.state} is {state_sha256[:12]}… now; run `agot adjudicate --game "
+        f"{now.round.path.parent}` again to write the board as it stands"))]
+
+
+def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = None,
+               state_sha256: str | None = None) -> Board:
     """Load a state to view: a round's state, or a provisional one (round-NN/now.yaml).
 
     A provisional state passes the schema and the rule checks of a state as a stop may leave
     it (``state_problems(provisional=True)``: caught mid-step). With ``now`` (``--game``), a
     provisional state must come from the round's current state.yaml, else it is stale
-    (state.yaml changed by hand since the stop) and refused (:class:`IllegalInput`).
+    (:func:`stale_board`) and refused (:class:`IllegalInput`); ``state_sha256``: that
+    state.yaml's SHA-256 when the caller has read it.
     """
     doc = read_yaml(str(path))
     problems = schema_problems(doc, "state")
@@ -163,12 +184,9 @@ def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = Non
     notes = [f"{path}: provisional: the board as far as the stopped run got ({mark['stopped']} "
              f"phase of round {doc.data['round']}; pending: {', '.join(mark['pending'])})"]
     if now is not None:
-        source = read_yaml(str(now.round.state))
-        if source.sha256 != mark["state_in"]:
-            raise IllegalInput([doc.problem(["provisional", "state_in"], (
-                f"stale: written from a state of sha256 {mark['state_in'][:12]}…, but "
-                f"{now.round.state} is {source.sha256[:12]}… now; run `agot adjudicate --game "
-                f"{now.round.path.parent}` again to write the board as it stands"))])
+        stale = stale_board(doc, now, state_sha256)
+        if stale:
+            raise IllegalInput(stale)
     problems = state_problems(doc, ruleset, provisional=True)
     if problems:
         raise IllegalInput(problems)

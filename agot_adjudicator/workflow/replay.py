@@ -224,16 +224,12 @@ def _raw(rd: RoundDir | None, files: RecordedFiles) -> Any:
 
 def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
                    keys: tuple[str, ...] = ("ruleset",)) -> Ruleset:
-    """The ruleset a recorded state names, or ``in_use`` if none fits (adjudicating then says
-    the state names an unknown ruleset). A ruleset of the moderator's own (``--ruleset DIR``)
-    is tried first; one agot found by itself (packaged or archived) is not, so that the
-    game's own copy in ``rulesets/`` is used where it differs from it (its map layout),
-    as ``agot adjudicate --game`` uses it: the round's pictures are drawn alike."""
+    """The ruleset a recorded state names, ``--ruleset DIR`` first, else as ``adjudicate --game``
+    finds it (the game's differing copy before the package's), else ``in_use``."""
     named = data
     for key in keys:
         named = named.get(key) if isinstance(named, dict) else None
-    return named_ruleset(named, game_dir, extra=None if from_package(in_use) else in_use) \
-        or in_use
+    return named_ruleset(named, game_dir, None if from_package(in_use) else in_use) or in_use
 
 
 def _merge_problems(rd: RoundDir, run: Any) -> list[str]:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError
-from agot_adjudicator.io.clock import parse_utc, utc_text
+from agot_adjudicator.io.clock import parse_utc, past, utc_text
 from agot_adjudicator.io.messages import Index
 from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.recorded import RecordedFiles
@@ -175,7 +175,9 @@ class GameStatus:
 
     @property
     def past_deadline(self) -> bool:
-        return self.deadline is not None and self.now > self.deadline
+        """Whether the deadline has passed (:func:`~agot_adjudicator.io.clock.past`: what comes
+        at the deadline itself is on time)."""
+        return past(self.deadline, self.now)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "agot-status/1", "game": self.game, "round": self.round,
@@ -245,7 +247,7 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
                                                default_words(kind, entry.get("default"))))
             status[house].defaulted = [
                 Defaulted(e.id, e.kind, e.run) for e in stand.ledger.of(house) if e.by == "default"]
-    if deadline is not None and now > deadline:
+    if past(deadline, now):
         for h in status.values():
             h.late = bool(h.owes)
     pending = len([e for e in stand.pending if not e.get("ahead")])
