@@ -234,6 +234,10 @@ class Glossary:
         entry = self.entries.get(kind, {}).get(id_)
         return dict(entry.names) if entry is not None else {}
 
+    def has(self, kind: str, id_: str) -> bool:
+        """Whether the glossary names ``id_`` of ``kind``."""
+        return id_ in self.entries.get(kind, {})
+
     def ids(self, kind: str) -> tuple[str, ...]:
         """The ids of ``kind`` the glossary names, in file order."""
         return tuple(self.entries.get(kind, {}))

@@ -48,7 +48,7 @@ def tr(message: str, /, **fields: Any) -> str:
     text = translator(lang()).gettext(message)
     if not fields:
         return text
-    counted = any(f":{spec}}}" in text for spec in COUNTED_SPECS)
+    counted = ":" in text and any(f":{spec}}}" in text for spec in COUNTED_SPECS)
     return _FORMATTER.format(text, **fields) if counted else text.format(**fields)
 
 
