@@ -421,3 +421,37 @@ def test_diff_names_the_release_that_wrote_each_state(runner, tmp_path):
     assert f"written_by: {FIRST_MAKER} → {MAKER}" in result.stdout
     assert f"chain.written_by: {FIRST_MAKER} → {MAKER}" in result.stdout
     assert "2 differences" in result.stdout
+
+
+# --- the records of 0.3.0 (tests/data/records/0.3.0) -------------------------------------------
+
+@pytest.mark.parametrize(("game", "rounds"), [("demo", 10), ("short", 2)])
+def test_a_game_recorded_by_0_3_0_replays_and_names_its_maker(runner, game, rounds):
+    """agot 0.3.0's demo and a game it left stopped mid-round replay under this release: the
+    pictures 0.3.0 drew (its map layout, its river borders) differ from this release's only in
+    layout, the states and the logs' game content are the same."""
+    result = runner.invoke(main, ["replay", str(RECORDS / "0.3.0" / game)])
+    assert result.exit_code == 0, result.output
+    assert "the record is consistent" in result.stdout
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith("round-")
+            and "(start)" not in line]
+    assert len([row for row in rows if row[-2:] == ["agot/0.3.0", "ok"]]) == rounds
+    if game == "short":
+        assert "round-03: pending" in result.stdout
+
+
+def test_a_game_stopped_by_0_3_0_is_completed_by_this_release_and_replays(runner, tmp_path):
+    """The round 0.3.0 left stopped (its pending.yaml, its own copy of the ruleset with 0.3.0's
+    map layout) is finished by this release, and the whole record replays."""
+    game = tmp_path / "short"
+    shutil.copytree(RECORDS / "0.3.0" / "short", game)
+    result = _complete(runner, game)
+    assert result.exit_code == 0, result.output
+    nxt = safe.load((game / "round-04" / "state.yaml").read_text())
+    assert nxt["written_by"] == MAKER and nxt["chain"]["written_by"] == MAKER
+    replay = runner.invoke(main, ["replay", str(game)])
+    assert replay.exit_code == 0, replay.output
+    rows = {line.split()[0]: line for line in replay.stdout.splitlines()
+            if line.startswith("round-0") and "(start)" not in line}
+    assert "agot/0.3.0" in rows["round-01"] and "agot/0.3.0" in rows["round-02"]
+    assert MAKER in rows["round-03"] and rows["round-03"].split()[-1] == "ok"
