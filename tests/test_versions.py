@@ -90,6 +90,7 @@ def _complete(runner, game: Path, *options: str, limit: int = 30):
         text = (current / "pending.yaml").read_text()
         answers = safe.load(text[text.index("\nanswers:"):])["answers"]
         target = current / "orders" / "answers.yaml"
+        target.parent.mkdir(exist_ok=True)  # a record kept in git has no empty orders/ folder
         merged = safe.load(target.read_text())["answers"] if target.exists() else {}
         merged.update(answers)
         number = int(current.name.split("-")[1])
