@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agot_adjudicator.model.glossary import Glossary
-    from agot_adjudicator.model.naming import NameIndex
 
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 """The three influence tracks, in Clash of Kings bidding order (R3.6)."""
@@ -165,14 +163,6 @@ class Ruleset:
         if self.glossary is None:
             raise LookupError(f"ruleset {self.name} was built without a glossary")
         return self.glossary
-
-    @cached_property
-    def names(self) -> NameIndex:
-        """The names a player may write for the ids (:func:`~.naming.name_index`), made once
-        a ruleset, when first asked for (every house's mail of every round reads them)."""
-        from agot_adjudicator.model.naming import name_index
-
-        return name_index(self)
 
     @property
     def area_ids(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agot_adjudicator.io.formats import MAKER
-from agot_adjudicator.model.naming import NameIndex
+from agot_adjudicator.model.naming import NameIndex, name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.language import Names, house, sep, tr
 from agot_adjudicator.render.mail import (
@@ -114,7 +114,7 @@ def stored_lines(run: Adjudication, ruleset: Ruleset, house_id: str,
     answers = {a.id: a.value for a in run.subs.answers.values() if a.house == house_id}
     if answers:
         data["answers"] = answers
-    return echo_lines(data, names or ruleset.names)
+    return echo_lines(data, names or name_index(ruleset))
 
 
 def _private_text(run: Adjudication, ruleset: Ruleset, house_id: str,
@@ -190,7 +190,7 @@ def mail_files(run: Adjudication, ruleset: Ruleset, out: Outputs, round_name: st
     publics = {lang: public}
     picture = attachment(out)
     state = run.result.state
-    names = ruleset.names  # made once a ruleset, for every house's text
+    names = name_index(ruleset)  # once for every house's text
     for h in state.order_of_play():
         mine = (languages or {}).get(h) or lang
         if mine not in publics:
