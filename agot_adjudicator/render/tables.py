@@ -7,8 +7,9 @@ on every machine, rather than ``len()`` on machines without wcwidth.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 FORMATS = ("simple", "github")
@@ -111,7 +112,8 @@ def fit_widths(rows: Sequence[Sequence[str]], width: int, gap: int = 2,
     """Column limits that make a plain table of ``rows`` (headers first) fit in ``width``:
     the widest column is narrowed, one column at a time, never below its longest word (or 8);
     ``None`` where a column keeps its width. A header takes ``padding`` columns more than its
-    text (tabulate's ``MIN_PADDING``).
+    text (tabulate's ``MIN_PADDING``). Each word is measured once, a cell is wrapped only at
+    limits below its width, and a column's narrowing is found in one pass (:func:`_narrowed`).
 
     >>> fit_widths([["a", "b"], ["x" * 10, "one two three four five six"]], 30)
     [None, 22]
@@ -153,17 +155,44 @@ def fit_widths(rows: Sequence[Sequence[str]], width: int, gap: int = 2,
             break
         widest = max(shrinkable, key=lambda i: (reached[i], i))
         rival = max(((reached[i], i) for i in shrinkable if i != widest), default=(-1, -1))
-        while True:  # the widest narrowed again while it stays the widest (the others wait)
-            limits[widest] = min(limits[widest], reached[widest]) - 1
-            now = used(widest, limits[widest])
-            total += now - reached[widest]
-            reached[widest] = now
-            if total <= budget or limits[widest] <= floor[widest] or (now, widest) < rival:
-                break
+        # it is narrowed until the table fits or another column is the widest (the others
+        # wait meanwhile: their widths stay), or down to its floor
+        most = max(budget - (total - reached[widest]), rival[0] - (widest > rival[1]))
+        limits[widest] = _narrowed(functools.partial(used, widest), limits[widest],
+                                   floor[widest], most)
+        now = used(widest, limits[widest])
+        total += now - reached[widest]
+        reached[widest] = now
     return [None if limits[i] >= natural[i] else limits[i] for i in range(count)]
 
 
 _UNLIMITED = 10 ** 6
+
+
+def _narrowed(width_at: Callable[[int], int], start: int, floor: int, most: int) -> int:
+    """Where narrowing a column from the limit ``start`` stops, each step setting the limit
+    one below the smaller of the limit and the width reached at it, until that width is at
+    most ``most`` or the limit at most ``floor``: found by bisection, not step by step.
+
+    ``width_at`` (the column's width at a limit) never falls as the limit grows, and at its
+    own width below the limit a column is as wide again (greedy wrapping keeps its lines). So
+    the steps stop at the first limit at most ``stop``, the largest limit above ``floor`` whose
+    width is at most ``most`` (or ``floor``), and reach it from ``stop + 1``: ``min(stop + 1,
+    width_at(stop + 1)) - 1``. ``width_at(start)`` is above ``most``.
+
+    >>> [_wrapped([4, 4, 4, 4], limit) for limit in (19, 18, 14, 13)]
+    [19, 14, 14, 9]
+    >>> _narrowed(lambda limit: _wrapped([4, 4, 4, 4], limit), 19, 4, 9)  # 19, 13 (14 - 1)
+    13
+    """
+    stop, above = floor, start  # width_at(above) > most; stop: a stop, or the floor
+    while above - stop > 1:
+        middle = (stop + above) // 2
+        if width_at(middle) <= most:
+            stop = middle
+        else:
+            above = middle
+    return min(stop + 1, width_at(stop + 1)) - 1
 
 
 def _wrapped(widths: list[int], limit: int) -> int:
