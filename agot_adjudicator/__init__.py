@@ -26,7 +26,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 _EXPORTS = {
     "load_ruleset": "agot_adjudicator.io.rulesets",

@@ -277,19 +277,22 @@ def test_a_stopped_chinese_run_asks_in_chinese(runner, tmp_path):
                   "顫抖海）。"]
     assert all(english_words(line) == [] for line in zh), zh
     en = _prompt_lines((mail / "lannister.txt").read_text(encoding="utf-8"))
-    assert en[0].startswith("- r1/orders/lannister: Place lannister's orders (one per area")
+    assert en[0].startswith("- r1/orders/lannister: Place Lannister's orders (one per area")
     assert runner.invoke(main, ["replay", str(game)]).exit_code == 0
 
 
-def test_the_english_pending_yaml_is_unchanged(runner, tmp_path):
+def test_the_english_pending_yaml_names_houses_and_areas(runner, tmp_path):
+    """An English prompt names the house and the areas as the rest of the English output
+    does (the ids stay in the keys, the options and the answers block)."""
     game = _game(tmp_path)
     (game / "round-01" / "orders" / "stark.yaml").unlink()
     assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 3
     text = (game / "round-01" / "pending.yaml").read_text(encoding="utf-8")
     assert text.startswith("# 1 decision(s) pending: add answers to a submission file and run "
                            "again.\n")
-    assert ('    prompt: "Place stark\'s orders (one per area with its units: white_harbor, '
-            'winterfell, the_shivering_sea)."\n') in text
+    assert ('    prompt: "Place Stark\'s orders (one per area with its units: White Harbor, '
+            'Winterfell, The Shivering Sea)."\n') in text
+    assert "  r1/orders/stark: {}\n" in text
 
 
 @pytest.mark.parametrize("lang", CHINESE)

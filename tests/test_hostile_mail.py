@@ -73,7 +73,10 @@ def test_each_message_of_the_corpus_gets_its_receipt_in_one_run(game):
         flat = " ".join(receipt.split())
         for words in want["says"]:
             assert " ".join(words.split()) in flat, (name, words, receipt)
-        assert (game / "messages" / entry["file"]).is_file(), name
+        kept = (game / "messages" / entry["file"]).read_bytes()
+        for words in want.get("hides", []):  # a secret, however written: never shown back
+            assert words not in receipt and words not in result.output, (name, words)
+            assert words.encode() not in kept, (name, words)
         assert receipt.isprintable() or all(c.isprintable() or c == "\n" for c in receipt), name
     out = result.output
     assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out

@@ -250,7 +250,7 @@ def test_an_attachment_over_the_size_limit_is_refused(game, tmp_path):
     big = (STARK.format(secret=secrets["stark"]) + "comment: '" + "x" * (1024 * 1024) + "'\n").encode()
     path = tmp_path / "big.eml"
     path.write_bytes(mail("Orders attached.\n", attachments=(("orders.yaml", big),)))
-    refused(game, path, "attachment orders.yaml is", "the limit is 1048576")
+    refused(game, path, "attachment orders.yaml: too big", "the limit is 1048576")
 
 
 def test_a_malformed_eml_is_refused_and_kept(game, tmp_path):
@@ -316,7 +316,9 @@ def test_an_invalid_submission_is_located_in_the_body_and_not_stored(game, tmp_p
     text = STARK.format(secret=secrets["stark"]).replace("Winterfell: March +1 (special)",
                                                          "Winterfell: March +1 (special)\n  Karhold: Raid")
     path.write_bytes(mail(wrapped(text)))
-    refused(game, path, "NOT ACCEPTED (invalid)", "$.orders.karhold")
+    out = refused(game, path, "NOT ACCEPTED (invalid)", "$.orders.karhold",
+                  "This message carries (none of it is stored): - your orders")
+    assert "adds your orders" not in out  # nothing was added
 
 
 def test_a_game_without_players_yaml_takes_any_house_and_says_so(game, tmp_path):
@@ -376,7 +378,7 @@ def test_the_receipt_says_what_a_stopped_round_still_asks_of_the_house(game, tmp
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "(stopped on pending decisions)" in flat
-    assert "Still asked of stark: - r1/orders/stark: Place stark's orders" in flat
+    assert "Still asked of stark: - r1/orders/stark: Place Stark's orders" in flat
     assert "r1/orders/lannister" not in flat and "lannister" not in flat.lower()
     path.write_bytes(mail(wrapped(STARK.format(secret=secrets["stark"]))))
     result = run("inbox", "--game", str(game), "--received", WHEN, str(path))

@@ -210,7 +210,9 @@ def test_deadline_defaults_reminder_and_late_notice(tmp_path, dovecot, smtp):  #
     assert "ran round" not in result.output
     notices = [r for r, m in got(inbox, start) if "late" in str(m["Subject"])]
     assert notices == [f"{late}@example.org"]
-    result = judge(game, "2026-12-02T19:00:00Z", dovecot)  # the grace is over: defaults
+    result = judge(game, "2026-12-02T19:00:00Z", dovecot)  # the grace's last second
+    assert "ran round" not in result.output
+    result = judge(game, "2026-12-02T19:00:01Z", dovecot)  # the grace is over: defaults
     assert f"defaults for {late}" in result.output
     ledger = yaml.safe_load((game / "round-01" / "decisions.yaml").read_text())
     defaulted = [e["id"] for e in ledger["decisions"] if e["by"] == "default"]
@@ -338,7 +340,9 @@ def test_pause_resume_and_extend_are_recorded_commands(tmp_path, dovecot, smtp):
     notes = [(r, m) for r, m in got(inbox, start) if "deadline moved" in str(m["Subject"])]
     assert sorted(r for r, _ in notes) == sorted(f"{h}@example.org" for h in houses)
     assert "Thu 3 Dec 2026 06:00" in text_of(notes[0][1])
-    result = judge(game, "2026-12-03T06:00:00Z", dovecot)
+    result = judge(game, "2026-12-03T06:00:00Z", dovecot)  # at the deadline: still on time
+    assert "ran round" not in result.output
+    result = judge(game, "2026-12-03T06:00:01Z", dovecot)
     assert "the deadline 2026-12-03T06:00:00Z has passed" in result.output
     journal = (game / "judge" / "journal.jsonl").read_text()
     assert '"event": "paused"' in journal and '"event": "resumed"' in journal

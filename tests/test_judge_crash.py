@@ -87,7 +87,7 @@ def write_points(monkeypatch: pytest.MonkeyPatch, n: int | None, ops: list[str])
     monkeypatch.setattr(messages_module.Index, "append",
                         hook("index", messages_module.Index.append))
     monkeypatch.setattr(commit_module, "_fs", hook("commit", commit_module._fs))
-    monkeypatch.setattr(send_module, "_record", hook("sent", send_module._record))
+    monkeypatch.setattr(send_module, "record_sent", hook("sent", send_module.record_sent))
     monkeypatch.setattr(judge_mail.Mailer, "send", hook("smtp", judge_mail.Mailer.send))
 
 

@@ -311,10 +311,10 @@ def test_send_with_starttls_and_login(played, runner, tmp_path, monkeypatch):
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
-    from agot_adjudicator.workflow import send
+    from agot_adjudicator.io import smtp
 
     # a server that stops answering fails the test in seconds, not after the 60 s default
-    monkeypatch.setattr(send, "TIMEOUT", 5.0)
+    monkeypatch.setattr(smtp, "TIMEOUT", 5.0)
     server_tls, ca_file = localhost_tls(tmp_path)
     logins = []
 

@@ -421,3 +421,13 @@ def test_a_yaml_error_points_at_the_players_line_and_no_path_of_the_moderator(tm
     receipt = next((game / "messages").glob("*.receipt.txt")).read_text()
     assert "message 1 (body):9:17: invalid YAML" in receipt  # the line "  white_harbor: [support"
     assert "on the moderator's disk" not in receipt and str(tmp_path) not in receipt
+
+
+def test_a_subject_folded_after_its_colon_is_read_without_the_fold():
+    """Python's own mail writer folds a long Subject right after the colon; the receipt shows
+    it as written, not with the fold's blank in front."""
+    from agot_adjudicator.io.mail import Incoming, read_message
+
+    raw = (b"From: a@b.example\r\nSubject:\r\n Re: agot game-1: round 1 stopped\r\n"
+           b"Date: Wed, 02 Dec 2026 09:00:00 +0000\r\n\r\nformat: agot-orders/1\r\n")
+    assert read_message(Incoming("m", raw, kind="mail")).subject == "Re: agot game-1: round 1 stopped"

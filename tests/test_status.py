@@ -218,3 +218,25 @@ def test_status_in_chinese(runner, game, ruleset):
     doc = json.loads(runner.invoke(main, ["status", "--game", str(game), "--format", "json",
                                           "--now", LATE, "--lang", "zh-Hant"]).stdout)
     assert doc["houses"][0]["owes"][0]["default"] == "no orders"
+
+
+def test_the_phase_said_is_where_the_round_stands(runner, game, ruleset):
+    """A round that starts with the Westeros phase and stops for orders stands in the planning
+    phase: status and the receipts say so (the board as it stands, P4), not the round's start."""
+    write_orders(game, ruleset, ["stark", "lannister", "baratheon"])
+    for _ in range(20):
+        ran = runner.invoke(main, ["adjudicate", "--game", str(game), "--defaults"])
+        if ran.exit_code == 0:
+            break
+    pending = game / "round-02" / "pending.yaml"
+    for _ in range(5):  # the Westeros phase's stops defaulted, up to the orders
+        stopped = runner.invoke(main, ["adjudicate", "--game", str(game)])
+        assert stopped.exit_code == 3, stopped.output
+        if "r2/orders/" in pending.read_text():
+            break
+        runner.invoke(main, ["adjudicate", "--game", str(game), "--defaults"])
+    result = status(runner, game)
+    assert "round 2, planning phase: stopped on" in result.stdout, result.stdout
+    data = json.loads(runner.invoke(main, ["status", "--game", str(game), "--format", "json",
+                                           "--now", "2026-12-01T00:00:00Z"]).stdout)
+    assert (data["round"], data["phase"], data["stage"]) == (2, "planning", "stopped")

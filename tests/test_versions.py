@@ -103,6 +103,8 @@ def _complete(runner, game: Path, *options: str, limit: int = 30):
 def test_every_archived_ruleset_still_hashes_to_its_folder_name():
     hashes = archived_hashes()
     assert OLD_HASH in hashes
+    # find_ruleset looks in the archive first for an archived hash: never the packaged one's
+    assert load_ruleset().sha256 not in hashes
     base = Path(rulesets.__file__).parent.parent / "data" / "archive"
     for sha256 in hashes:
         docs = {f: parse_text(f, (base / sha256 / f).read_bytes()) for f in RULESET_FILES}
@@ -367,6 +369,28 @@ def test_a_carried_copy_of_a_known_ruleset_is_read_from_the_package_unless_it_di
     assert found.sha256 == OLD_HASH and found.source == str(kept)
 
 
+def test_a_round_drawn_with_the_games_own_map_layout_replays(runner, tmp_path):
+    """A game whose carried ruleset differs from the packaged one only in its map layout (an
+    earlier release's copy): adjudicate --game draws its pictures with the game's copy, and
+    replay re-draws them with the same copy."""
+    game = tmp_path / "game"
+    assert runner.invoke(main, ["new", "--game", str(game), "--players", "3", "--seed", "7",
+                                "--no-secrets"]).exit_code == 0
+    kept = next((game / "rulesets").iterdir())
+    board = kept / "board.yaml"
+    text = board.read_text()
+    start = text.index("xy: [") + len("xy: [")
+    board.write_text(text[:start] + "1" + text[start:])  # a box moved on the map: same rules
+    for _ in range(12):
+        result = runner.invoke(main, ["adjudicate", "--game", str(game), "--defaults"])
+        if result.exit_code != 3:
+            break
+    assert result.exit_code == 0, result.output
+    replay = runner.invoke(main, ["replay", str(game)])
+    assert replay.exit_code == 0, replay.output
+    assert "the record is consistent" in replay.stdout
+
+
 def test_ruleset_keep_copies_the_games_ruleset_in(runner, short, corrected):
     result = runner.invoke(main, ["ruleset", "keep", str(short)])
     assert result.exit_code == 0, result.output
@@ -397,3 +421,37 @@ def test_diff_names_the_release_that_wrote_each_state(runner, tmp_path):
     assert f"written_by: {FIRST_MAKER} → {MAKER}" in result.stdout
     assert f"chain.written_by: {FIRST_MAKER} → {MAKER}" in result.stdout
     assert "2 differences" in result.stdout
+
+
+# --- the records of 0.3.0 (tests/data/records/0.3.0) -------------------------------------------
+
+@pytest.mark.parametrize(("game", "rounds"), [("demo", 10), ("short", 2)])
+def test_a_game_recorded_by_0_3_0_replays_and_names_its_maker(runner, game, rounds):
+    """agot 0.3.0's demo and a game it left stopped mid-round replay under this release: the
+    pictures 0.3.0 drew (its map layout, its river borders) differ from this release's only in
+    layout, the states and the logs' game content are the same."""
+    result = runner.invoke(main, ["replay", str(RECORDS / "0.3.0" / game)])
+    assert result.exit_code == 0, result.output
+    assert "the record is consistent" in result.stdout
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith("round-")
+            and "(start)" not in line]
+    assert len([row for row in rows if row[-2:] == ["agot/0.3.0", "ok"]]) == rounds
+    if game == "short":
+        assert "round-03: pending" in result.stdout
+
+
+def test_a_game_stopped_by_0_3_0_is_completed_by_this_release_and_replays(runner, tmp_path):
+    """The round 0.3.0 left stopped (its pending.yaml, its own copy of the ruleset with 0.3.0's
+    map layout) is finished by this release, and the whole record replays."""
+    game = tmp_path / "short"
+    shutil.copytree(RECORDS / "0.3.0" / "short", game)
+    result = _complete(runner, game)
+    assert result.exit_code == 0, result.output
+    nxt = safe.load((game / "round-04" / "state.yaml").read_text())
+    assert nxt["written_by"] == MAKER and nxt["chain"]["written_by"] == MAKER
+    replay = runner.invoke(main, ["replay", str(game)])
+    assert replay.exit_code == 0, replay.output
+    rows = {line.split()[0]: line for line in replay.stdout.splitlines()
+            if line.startswith("round-0") and "(start)" not in line}
+    assert "agot/0.3.0" in rows["round-01"] and "agot/0.3.0" in rows["round-02"]
+    assert MAKER in rows["round-03"] and rows["round-03"].split()[-1] == "ok"

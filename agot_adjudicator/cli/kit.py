@@ -4,6 +4,8 @@ P8; RUL-P8-9)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from agot_adjudicator.cli.options import (
@@ -16,6 +18,7 @@ from agot_adjudicator.cli.options import (
     warn,
 )
 from agot_adjudicator.errors import IllegalInput, Problem, UsageError
+from agot_adjudicator.io.reading import Document
 from agot_adjudicator.model.naming import name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.text import N_
@@ -24,23 +27,16 @@ from agot_adjudicator.render.receipt import echo_lines
 from agot_adjudicator.workflow.kit import View, check_with_view, load_view, read_view_or_none
 
 
-def view_for(ctx: click.Context, path: str) -> tuple[View, Ruleset] | None:
-    """The house view in ``path`` with its ruleset, or None when the file is no view."""
-    if read_view_or_none(path) is None:
+def view_for(ctx: click.Context, path: str,
+             read: Callable[[str], Document] | None = None) -> tuple[View, Ruleset] | None:
+    """The house view in ``path`` with its ruleset, or None when the file is no view; the
+    file is read once (for what it is, the ruleset it names and the view), by ``read`` when
+    the command has its own reader."""
+    doc = read_view_or_none(path, read)
+    if doc is None:
         return None
-    ruleset = ruleset_for(ctx, path)
-    return load_view(path, ruleset), ruleset
-
-
-def is_order_file(path: str) -> bool:
-    """Whether ``path`` reads as a submission (``format: agot-orders/1``)."""
-    from agot_adjudicator.errors import InputError
-    from agot_adjudicator.workflow.validate import read_yaml
-
-    try:
-        return read_yaml(path).data.get("format") == "agot-orders/1"
-    except (InputError, AttributeError):
-        return False
+    ruleset = ruleset_for(ctx, path, read=lambda _path: doc)
+    return load_view(doc, ruleset), ruleset
 
 
 def view_line(view: View, lang: str = "en") -> str:
@@ -57,11 +53,13 @@ def _view_line(view: View) -> str:
 
 def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lang: str) -> None:
     """``agot validate VIEW ORDERS...``: the judge's verdict on each file as a message of the
-    view's house (RUL-P8-8, RUL-P8-9)."""
+    view's house (RUL-P8-8, RUL-P8-9): display names read as ids, as inbox reads them, with
+    or without ``--names``."""
     if not files:
         raise UsageError("give the order file(s) to check after the view: agot validate VIEW "
                          "ORDERS")
-    checked = check_with_view(view, files, ruleset, name_index(ruleset))
+    index = name_index(ruleset)
+    checked = check_with_view(view, files, ruleset, index)
     verdict = checked.verdict
     with speaking(lang, ruleset):
         warn(checked.notes, N_("note: {warning}"))
@@ -74,14 +72,13 @@ def validate_view(ctx: click.Context, view: View, ruleset, files: list[str], lan
         if mine:
             malformed = [p for p in verdict.malformed if p in mine]
             raise type(verdict)(problems=mine, malformed=malformed).error()
-        index = name_index(ruleset)
         for doc in (verdict.subs.docs if verdict.subs else []):
             if doc.name in files:
                 for line in echo_lines(doc.data, index):
                     click.echo(f"  {line}")
         owed = verdict.owed.get(view.house, [])
         if owed:
-            click.echo(tr("still asked of {house}: {ids}", house=view.house,
+            click.echo(tr("still asked of {house}: {ids}", house=house(view.house),
                           ids=", ".join(str(e.get("id")) for e in owed)))
         click.echo(tr("ok: {count} submission file(s) against {view} ({stop}): the verdict "
                       "the judge gives", count=len(files), view=view.name,
@@ -99,8 +96,7 @@ def stale_views(ctx: click.Context, game_dir: str, files: list[str]) -> list[str
         if found is None:
             rest.append(path)
             continue
-        view, ruleset = found
-        problems += judge_view_problems(game_dir, view, ruleset)
+        problems += judge_view_problems(game_dir, found[0])
     if problems:
         raise IllegalInput(problems)
     return rest

@@ -24,9 +24,10 @@ from agot_adjudicator.cli.options import (
     speaking,
 )
 from agot_adjudicator.errors import MessagesNotAccepted, Problem, UsageError, escaped
-from agot_adjudicator.io.clock import now_utc, parse_utc
+from agot_adjudicator.io.clock import given_time
 from agot_adjudicator.io.gamedir import current_round
-from agot_adjudicator.io.mail import read_stdin
+from agot_adjudicator.io.mail import MAX_MESSAGE_BYTES
+from agot_adjudicator.io.safefile import read_stream
 from agot_adjudicator.render.language import tr
 from agot_adjudicator.workflow.inbox import receive
 from agot_adjudicator.workflow.send import NotAllSent, Server, parse_server, send_round
@@ -52,12 +53,8 @@ def inbox(ctx: click.Context, messages: tuple[str, ...], game_dir: str,
     round-NN/orders/HOUSE.yaml (the latest accepted message of a house counts).
     Exit 0 when every message is accepted, 1 when one is not.
     """
-    when_text = received or os.environ.get("AGOT_RECEIVED")
-    when = parse_utc(when_text) if when_text else now_utc()
-    if when is None:
-        raise click.BadParameter(f"'{escaped(when_text or '', 60)}' is not an ISO 8601 time",
-                                 param_hint="--received")
-    stdin = read_stdin(sys.stdin.buffer) if "-" in messages else None  # bounded
+    when = given_time(received, "--received", "AGOT_RECEIVED")
+    stdin = read_stream(sys.stdin.buffer, MAX_MESSAGE_BYTES) if "-" in messages else None  # bounded
 
     state = current_round(game_dir).state
     ruleset = ruleset_for(ctx, state, game_dir)

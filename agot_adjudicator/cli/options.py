@@ -146,6 +146,8 @@ def problem_lines(problems: list[Problem]) -> str:
 def warn(warnings: list[Problem], line: str = "warning: {warning}") -> None:
     """``warning: file:line:col: path: message`` (or ``note: …``) on stderr, in the current
     language."""
+    if not warnings:
+        return
     from agot_adjudicator.render.receipt import problem_text
 
     for warning in warnings:

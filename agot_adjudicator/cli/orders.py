@@ -7,6 +7,8 @@ RUL-P1-2), and who still owes what; each reads the board as it stands with ``--g
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from agot_adjudicator.cli.options import (
@@ -21,13 +23,26 @@ from agot_adjudicator.cli.options import (
     speaking,
     warn,
 )
-from agot_adjudicator.errors import PendingDecisions, Problem, UsageError, escaped
-from agot_adjudicator.io.clock import now_utc, parse_utc
+from agot_adjudicator.errors import InputError, PendingDecisions, Problem, UsageError
+from agot_adjudicator.io.clock import given_time
 from agot_adjudicator.io.gamedir import board_now
 from agot_adjudicator.io.validation import PHASE_WORDS
 from agot_adjudicator.io.writing import write_atomic
 from agot_adjudicator.model.text import N_
 from agot_adjudicator.render.language import say, tr
+
+if TYPE_CHECKING:
+    from agot_adjudicator.io.recorded import RecordedFiles
+
+
+def _format_of(recorded: RecordedFiles, path: str) -> str:
+    """The ``format:`` a file says it has (``agot-view/1``, ``agot-orders/1``, …), or "" when it
+    does not load or says none (its check then says why)."""
+    try:
+        fmt = recorded.document(path).data.get("format")
+    except (InputError, AttributeError):
+        return ""
+    return fmt if isinstance(fmt, str) else ""
 
 
 @click.command(epilog=EPILOG)
@@ -39,7 +54,8 @@ from agot_adjudicator.render.language import say, tr
 @click.option("--names", is_flag=True,
               help="Read a file written with display names (Moat Cailin, 卡林湾, 臨冬城, 行军 +1★) "
                    "as its id form, as `agot inbox` stores it, and say what was read as what "
-                   "(`agot adjudicate` reads ids only).")
+                   "(`agot adjudicate` reads ids only). On a house view (VIEW ORDERS) always "
+                   "so, with or without --names: it gives inbox's verdict.")
 @lang_option("Errors, warnings and the closing line; file names, paths and ids stay as they are.")
 @click.pass_context
 @handle_errors
@@ -62,20 +78,25 @@ def validate(ctx: click.Context, state: str | None, orders: tuple[str, ...],
         return
     if state is None:
         raise UsageError("give STATE (and ORDERS files), or --game DIR [FILE...]")
-    from agot_adjudicator.cli.kit import is_order_file, validate_view, view_for
+    from agot_adjudicator.io.recorded import RecordedFiles
 
-    found = view_for(ctx, state)
-    if found is not None:
-        validate_view(ctx, found[0], found[1], list(orders), chosen_language(lang))
-        return
-    if is_order_file(state):
+    recorded = RecordedFiles(None)  # each file read once (issue 33)
+    kind = _format_of(recorded, state)
+    if kind.startswith("agot-view/"):  # the player's kit is imported for a view only
+        from agot_adjudicator.cli.kit import validate_view, view_for
+
+        found = view_for(ctx, state, recorded.document)
+        if found is not None:
+            validate_view(ctx, found[0], found[1], list(orders), chosen_language(lang))
+            return
+    if kind == "agot-orders/1":
         raise UsageError(f"{state} is an order file (agot-orders/1): give the board first, "
                          f"the house view attached to your mail (agot validate VIEW {state}) "
                          f"or a state (agot validate STATE {state})")
-    ruleset = ruleset_for(ctx, state)
+    ruleset = ruleset_for(ctx, state, read=recorded.document)
     from agot_adjudicator.workflow.validate import validate_files
 
-    result = validate_files(state, list(orders), ruleset, names=names)
+    result = validate_files(state, list(orders), ruleset, names=names, read=recorded.document)
     with speaking(chosen_language(lang), ruleset):
         warn(result.notes, N_("note: {warning}"))
         warn(result.warnings)
@@ -194,19 +215,15 @@ def status(ctx: click.Context, game_dir: str, fmt: str, now_text: str | None,
     apply. Public: ids and kinds only. Exit 0 when nothing is owed, 3 when
     something is.
     """
-    if now_text is None:
-        now = now_utc()
-    else:
-        parsed = parse_utc(now_text)
-        if parsed is None:
-            raise click.BadParameter(f"'{escaped(now_text, 80)}': expected an ISO 8601 time "
-                                     "such as 2026-12-03T18:00:00Z", param_hint="--now")
-        now = parsed
-    ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir)
+    now = given_time(now_text, "--now")
+    from agot_adjudicator.io.recorded import RecordedFiles
+
+    recorded = RecordedFiles(None)  # each file read once (issue 33)
+    ruleset = ruleset_for(ctx, board_now(game_dir).path, game_dir, read=recorded.document)
     lang = "en" if fmt == "json" else chosen_language(lang)
     from agot_adjudicator.workflow.status import game_status, status_json, status_text
 
-    result = game_status(game_dir, ruleset, now, lang)
+    result = game_status(game_dir, ruleset, now, lang, recorded)
     click.echo(status_json(result) if fmt == "json" else status_text(result, ruleset, lang),
                nl=False)
     if result.owed:

@@ -183,7 +183,7 @@ def resolve_battle(ctx: Context, attack: Attack) -> None:
     declarations = declare_support(ctx, attack.key, attack.target, attack.attacker, defender)
 
     # Step 2: house cards (R6.4), chosen with the strengths so far known.
-    before = {r: strength(ctx, fight, r, declarations, Modifiers.none(), with_card=False).total
+    before = {r: strength(ctx, fight, r, declarations, Modifiers.none(), with_card=False)
               for r in ROLES}
     ask_house_cards(ctx, fight, before)
     ctx.emit("house_cards_revealed", "R6.4", area=fight.area,
@@ -250,8 +250,11 @@ def plan_house_card(rules: Sequence[dict[str, Any]] | None, hand: list[str], are
     return NO_PLAN
 
 
-def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, int]) -> None:
-    """Ask both sides for a house card at once (R6.4); fill ``fight.cards``."""
+def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, Strength]) -> None:
+    """Ask both sides for a house card at once (R6.4), each told both sides' strength
+    ``before`` cards (the request's ``facts``: their breakdowns by role); fill
+    ``fight.cards``."""
+    facts = {r: before[r].to_event() for r in ROLES}
     items = []
     for role in ROLES:
         house, other = fight.house(role), fight.house(opponent(role))
@@ -260,10 +263,11 @@ def ask_house_cards(ctx: Context, fight: Fight, before: dict[str, int]) -> None:
         prompt = Msg("{attacker} attacks {area} ({defender} defends, strength {strength} to "
                      "{against} before cards). Choose a house card.",
                      attacker=fight.house("attacker"), area=fight.area,
-                     defender=fight.house("defender"), strength=before["attacker"],
-                     against=before["defender"])
+                     defender=fight.house("defender"), strength=before["attacker"].total,
+                     against=before["defender"].total)
         request = Request(f"{fight.key}/house_card/{house}", house, "house_card", prompt,
-                          tuple(hand), hand[0], reveals=(fight.house("defender"),))
+                          tuple(hand), hand[0], reveals=(fight.house("defender"),),
+                          facts=facts)
         plan = plan_house_card(ctx.inputs.plan(house, "house_cards"), hand, fight.area, other)
         items.append((request, plan))
     for role, card in zip(ROLES, ctx.ask_together(items), strict=True):

@@ -57,6 +57,10 @@ class Request:
     """For a decision with a ``check`` and no ``options``: the facts besides the prompt that
     decide which answers are legal (the orders' ★ allowance and restrictions), so that two
     requests with the same prompt and basis accept the same answers."""
+    facts: Any = field(default=None, compare=False)
+    """What the prompt sums up, for a program that shows the decision (``agot preview``): a
+    house card's, each side's strength before cards by role (R6.3), broken down as the
+    ``battle`` event's ``sides``."""
     moot: str | None = field(default=None, compare=False)
     """Why every answer leads to the same outcome (no raid has a target), or None: a moot
     decision without an answer or a plan takes its default without asking (RUL-P1-5)."""
@@ -178,6 +182,13 @@ class Resolution:
                 "value": self.value}
 
 
+DEFAULT_NMR, DEFAULT_ALL, DEFAULT_RECORDED = "nmr", "defaults", "recorded"
+"""Why a default applied without a plan (the ``default_applied`` event's ``reason``, P2): the
+house is under ``--nmr``, every house under ``--defaults``, or the default is one the round's
+ledger records (applied by ``--nmr`` or ``--defaults`` in a game directory, by this run or an
+earlier one); a plan that no longer fits gives its own reason instead."""
+
+
 @dataclass
 class Decider:
     """Answers decisions from direct answers, plans and defaults; records what it used.
@@ -223,7 +234,7 @@ class Decider:
             misfit = None if plan is NO_PLAN else request.why_illegal(plan)
             self.applied_defaults.append(
                 (request, Msg("the plan no longer fits: {why}", why=misfit) if misfit
-                 else "no answer"))
+                 else DEFAULT_RECORDED))
             return self._done(request, self.recorded[request.id], BY_DEFAULT, True)
         if self._beyond(request):
             return False, None, PendingDecision(request)
@@ -272,7 +283,9 @@ class Decider:
             reason = Msg("the plan no longer fits: {why}", why=why)
         if self.defaults or request.house in self.nmr:
             if record:
-                self.applied_defaults.append((request, reason or "no answer"))
+                self.applied_defaults.append(
+                    (request, reason or (DEFAULT_NMR if request.house in self.nmr
+                                         else DEFAULT_ALL)))
             return self._done(request, request.default, BY_DEFAULT, record)
         only = request.only_option()
         if only is not NO_PLAN:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import secrets
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -103,7 +102,7 @@ def _sync_dir(path: Path) -> None:
 
 def stage(game_dir: Path, commit: RoundCommit) -> Path:
     """Write a staging folder for ``commit``; remove it again on an error."""
-    staging = game_dir / f"{STAGING_PREFIX}{secrets.token_hex(6)}"
+    staging = game_dir / f"{STAGING_PREFIX}{os.urandom(6).hex()}"
     _fs("mkdir", staging)
     try:
         _fs("mkdir", staging / "round")
@@ -232,7 +231,7 @@ def apply_commit(root: Path) -> str:
                         _fs("replace", src / name, dest / name)
     _sync_dir(target)
     # The marker goes with one rename (what is left is a stale staging folder), then away.
-    done = root / f"{STAGING_PREFIX}done-{secrets.token_hex(6)}"
+    done = root / f"{STAGING_PREFIX}done-{os.urandom(6).hex()}"
     _fs("rename", marker, done)
     _sync_dir(root)
     _fs("rmtree", done)
@@ -259,7 +258,7 @@ def recover(game_dir: str | os.PathLike[str]) -> str | None:
 def new_round_dir(game_dir: str | os.PathLike[str], name: str, state: str) -> Path:
     """Create ``GAME/NAME/`` holding ``state.yaml`` and ``orders/`` with one rename."""
     root = Path(game_dir)
-    staging = root / f"{STAGING_PREFIX}{secrets.token_hex(6)}"
+    staging = root / f"{STAGING_PREFIX}{os.urandom(6).hex()}"
     _fs("mkdir", staging)
     try:
         _fs("mkdir", staging / "orders")
@@ -326,7 +325,7 @@ def write_together(outputs: Sequence[tuple[str | os.PathLike[str], str | bytes]]
             target = Path(path)
             directory = target.parent if str(target.parent) else Path(".")
             directory.mkdir(parents=True, exist_ok=True)
-            tmp = directory / f".{target.name}.{secrets.token_hex(4)}.tmp"
+            tmp = directory / f".{target.name}.{os.urandom(4).hex()}.tmp"
             _write_all(tmp, text if isinstance(text, bytes) else text.encode("utf-8"))
             temps.append((tmp, target))
         for tmp, target in temps:

@@ -1,8 +1,9 @@
 """The judge's mail and files (docs/protocol.md P9): the IMAP mailbox or Maildir folder it
 reads into its spool (each message taken once, RUL-P9-1), the SMTP session it sends through,
 and its own files in ``GAME/judge/`` — the journal of what was done, the state (the last IMAP
-UID, the current stop), the pass lock. Every write goes through :func:`_fs`, which the crash
-tests count."""
+UID, the current stop), the pass lock. Every write goes through :func:`_fs`, which holds the
+game lock (as every command that writes the game directory) and which the crash tests
+count."""
 
 from __future__ import annotations
 
@@ -21,31 +22,40 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import JudgeFailed
+from agot_adjudicator.io import smtp as smtp_session
+from agot_adjudicator.io.jsonl import append_line, json_line, read_jsonl
 from agot_adjudicator.io.judge_settings import ServerSettings
+from agot_adjudicator.io.lock import game_lock
+from agot_adjudicator.io.safefile import ReadRefused, read_bounded
 from agot_adjudicator.io.writing import write_bytes_atomic
 
 STATE_FILE = "state.json"
 JOURNAL = "journal.jsonl"
 SPOOL = "spool"
 LOCK = ".lock"
+JUDGE_DIR = "judge"
+JOURNAL_LIMIT = 256 * 1024 * 1024
+"""The journal is read up to this size (256 MiB)."""
+
+
+def game_of(path: Path) -> Path:
+    """The game directory of a file in its ``judge/`` folder."""
+    return next(p for p in path.parents if p.name == JUDGE_DIR).parent
+
 
 def _fs(op: str, path: Path, data: bytes = b"") -> None:
-    """Every write of the judge's own files goes through here (the crash tests count them)."""
-    if op == "write":
-        write_bytes_atomic(path, data)
-    elif op == "append":
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0),
-                     0o666)
-        try:
-            while data:
-                data = data[os.write(fd, data):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    elif op == "unlink":
-        path.unlink(missing_ok=True)
-    else:  # pragma: no cover
-        raise ValueError(op)
+    """Every write of the judge's own files goes through here, under the game lock (held
+    already by a longer step of the pass, or taken for this write); the crash tests count
+    them. ``write`` replaces a file atomically; ``append`` adds one line."""
+    with game_lock(game_of(path), reentrant=True):
+        if op == "write":
+            write_bytes_atomic(path, data)
+        elif op == "append":
+            append_line(path, data)
+        elif op == "unlink":
+            path.unlink(missing_ok=True)
+        else:  # pragma: no cover
+            raise ValueError(op)
 
 
 class Journal:
@@ -54,38 +64,28 @@ class Journal:
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / JOURNAL
-        self.entries: list[dict[str, Any]] = []
-        if self.path.is_file():
-            for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
-                try:
-                    entry = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(entry, dict):
-                    self.entries.append(entry)
+        try:
+            self.entries: list[dict[str, Any]] = read_jsonl(self.path, JOURNAL_LIMIT)
+        except ReadRefused as exc:
+            raise JudgeFailed(f"{self.path}: {exc.reason}") from None
         self.keys = {str(e.get("key")) for e in self.entries if e.get("key")}
 
     def done(self, key: str) -> bool:
         return key in self.keys
 
     def add(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
-        if self.path.is_file() and self.path.stat().st_size:
-            with open(self.path, "rb") as handle:
-                handle.seek(-1, os.SEEK_END)
-                if handle.read(1) != b"\n":
-                    line = "\n" + line
-        _fs("append", self.path, line.encode("utf-8"))
+        _fs("append", self.path, json_line(entry, sort_keys=True))
         self.entries.append(entry)
         if entry.get("key"):
             self.keys.add(str(entry["key"]))
 
 
 def read_state(folder: Path) -> dict[str, Any]:
-    path = folder / STATE_FILE
+    """``judge/state.json`` (bounded read); {} when missing or unreadable (the index's duplicate
+    check keeps a message fetched again from being taken twice)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_bounded(folder / STATE_FILE))
+    except (ReadRefused, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -218,27 +218,6 @@ def fetch_maildir(path: Path, folder: Path) -> int:
 
 # --- mail out --------------------------------------------------------------------------------
 
-def smtp_connect(server: ServerSettings, password: str | None) -> smtplib.SMTP:
-    try:
-        if server.security == "tls":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=60,
-                                                  context=_tls())
-        else:
-            smtp = smtplib.SMTP(server.host, server.port, timeout=60)
-        smtp.ehlo()
-        if server.security == "starttls":
-            if not smtp.has_extn("starttls"):
-                smtp.close()
-                raise JudgeFailed(f"SMTP {server.where}: STARTTLS not offered; nothing sent")
-            smtp.starttls(context=_tls())
-            smtp.ehlo()
-        if server.user is not None:
-            smtp.login(server.user, password or "")
-    except (OSError, smtplib.SMTPException) as exc:
-        raise JudgeFailed(f"SMTP {server.where}: {exc}; nothing was sent") from None
-    return smtp
-
-
 class Mailer:
     """One SMTP session for the pass, opened when first needed."""
 
@@ -248,7 +227,9 @@ class Mailer:
 
     def send(self, msg: EmailMessage, to: str, now: datetime.datetime) -> None:
         if self.smtp is None:
-            self.smtp = smtp_connect(self.server, self.password)
+            self.smtp = smtp_session.connect(
+                self.server.host, self.server.port, security=self.server.security,
+                user=self.server.user, password=self.password, error=JudgeFailed)
         for name in ("From", "To", "Date"):
             del msg[name]
         msg["From"] = self.sender
@@ -261,10 +242,7 @@ class Mailer:
 
     def close(self) -> None:
         if self.smtp is not None:
-            try:
-                self.smtp.quit()
-            except (OSError, smtplib.SMTPException):
-                self.smtp.close()
+            smtp_session.close(self.smtp)
             self.smtp = None
 
 

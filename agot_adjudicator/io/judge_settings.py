@@ -5,15 +5,18 @@ environment or a file the settings name (RUL-P9-5); the judge's one clock."""
 from __future__ import annotations
 
 import datetime
+import functools
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import MalformedInput, UsageError
-from agot_adjudicator.io.clock import now_utc, parse_utc
+from agot_adjudicator.io.clock import given_time
 from agot_adjudicator.io.reading import load_yaml
-from agot_adjudicator.io.schemas import schema_problems
+from agot_adjudicator.io.safefile import ReadRefused, read_bounded
+from agot_adjudicator.io.schemas import load_schema, schema_problems
 from agot_adjudicator.model.text import Msg
 
 CONFIG_FILE = "judge.yaml"
@@ -21,6 +24,8 @@ NOW_VARIABLE = "AGOT_NOW"
 """The environment variable that sets the judge's clock (ISO 8601), like ``--now``."""
 LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
 STOP_KINDS = ("orders", "westeros", "decisions")
+PASSWORD_LIMIT = 64 * 1024
+"""A password file is read up to this size."""
 
 @dataclass(frozen=True)
 class ServerSettings:
@@ -56,8 +61,22 @@ class JudgeConfig:
     reminder: datetime.timedelta | None = None
 
 
+@functools.cache
+def _period_pattern() -> re.Pattern[str]:
+    """What a period is: the judge schema's ``$defs/period`` pattern, its one home."""
+    return re.compile(load_schema("judge")["$defs"]["period"]["pattern"])
+
+
+def period_of(text: str, option: str) -> datetime.timedelta:
+    """:func:`period` of a period given on the command line (``--extend``); one that is not a
+    period of the schema is a usage error (exit 2)."""
+    if not _period_pattern().search(text):
+        raise UsageError(f"{option} {text[:20]}: expected a period such as 90m, 12h or 2d")
+    return period(text)
+
+
 def period(text: str) -> datetime.timedelta:
-    """``90m``, ``48h``, ``2d`` as a time span.
+    """``90m``, ``48h``, ``2d`` (schema-checked) as a time span.
 
     >>> period("36h")
     datetime.timedelta(days=1, seconds=43200)
@@ -132,18 +151,12 @@ def password_of(server: ServerSettings, game_dir: str | Path, what: str) -> str 
     if not path.is_absolute():
         path = Path(game_dir) / path
     try:
-        return path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
-    except (OSError, UnicodeDecodeError, IndexError):
+        text = read_bounded(path, PASSWORD_LIMIT).decode("utf-8")
+    except (ReadRefused, UnicodeDecodeError):
         raise UsageError(f"{what}: cannot read the password file {path}") from None
+    return text.splitlines()[0] if text else ""
 
 
 def clock(now_text: str | None) -> datetime.datetime:
     """The judge's time: ``--now``, else ``AGOT_NOW``, else the system clock (docs/judge.md)."""
-    text = now_text or os.environ.get(NOW_VARIABLE)
-    if not text:
-        return now_utc()
-    when = parse_utc(text)
-    if when is None:
-        raise UsageError(f"--now / {NOW_VARIABLE}: '{text[:60]}' is not an ISO 8601 time "
-                         "(e.g. 2026-12-03T18:00:00Z)")
-    return when
+    return given_time(now_text, "--now", NOW_VARIABLE)

@@ -7,7 +7,10 @@ A second writer waits up to ``AGOT_LOCK_WAIT`` seconds (default 10), then
 exits 2 naming the lock. The lock is advisory and released by the kernel when
 the process ends, even on ``kill -9``: a stale lock file never blocks anyone.
 ``fcntl.flock`` works on Linux and macOS (local file systems; on NFS it
-depends on the server).
+depends on the server). ``agot judge``, which writes the game directory between the
+commands it calls, takes the lock with ``reentrant=True`` around each of its own writes:
+within a process that already holds the lock that is a no-op, so a write inside a longer
+locked step (mail out) does not wait on itself.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from agot_adjudicator.errors import UsageError
 
 LOCK_FILE = ".agot.lock"
 DEFAULT_WAIT = 10.0
+_HELD: dict[str, int] = {}
+"""The lock files this process holds (real path -> depth), for ``reentrant=True``."""
 
 
 def lock_wait() -> float:
@@ -33,12 +38,23 @@ def lock_wait() -> float:
 
 
 @contextmanager
-def game_lock(game_dir: str | os.PathLike[str], wait: float | None = None) -> Iterator[None]:
+def game_lock(game_dir: str | os.PathLike[str], wait: float | None = None, *,
+              reentrant: bool = False) -> Iterator[None]:
     """Hold the exclusive lock of ``game_dir`` (created if missing) or raise
-    :class:`UsageError` (exit 2) after ``wait`` seconds."""
+    :class:`UsageError` (exit 2) after ``wait`` seconds. With ``reentrant``, a lock this
+    process already holds is held once more (nothing waits); without it, a second hold in
+    the same process waits like another process (the commands never nest)."""
     import fcntl
 
     path = Path(game_dir) / LOCK_FILE
+    key = os.path.realpath(path)
+    if reentrant and _HELD.get(key):
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
     limit = lock_wait() if wait is None else wait
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) |
@@ -59,6 +75,10 @@ def game_lock(game_dir: str | os.PathLike[str], wait: float | None = None) -> It
                         f"holds {path}); waited {limit:g} s. Try again when it has finished "
                         "(AGOT_LOCK_WAIT sets the wait).") from None
                 time.sleep(0.05)
-        yield
+        _HELD[key] = _HELD.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
     finally:
         os.close(fd)

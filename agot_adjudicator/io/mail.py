@@ -44,7 +44,7 @@ from typing import cast
 from agot_adjudicator.errors import UsageError, escaped
 from agot_adjudicator.io.mailbody import body_blocks, clean, html_text, shown, unflow
 from agot_adjudicator.io.reading import MAX_BYTES
-from agot_adjudicator.io.safefile import ReadRefused, open_regular, read_bounded
+from agot_adjudicator.io.safefile import ReadRefused, open_regular, read_bounded, too_big
 from agot_adjudicator.model.text import Msg
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -131,24 +131,6 @@ def _is_maildir(path: Path) -> bool:
     return all((path / sub).is_dir() for sub in ("cur", "new", "tmp"))
 
 
-def too_big(size: int, limit: int = MAX_MESSAGE_BYTES) -> str:
-    return Msg("message is {size} bytes; the limit is {limit}", size=size, limit=limit)
-
-
-def read_stdin(stream: object, limit: int = MAX_MESSAGE_BYTES) -> bytes:
-    """At most ``limit + 1`` bytes of a binary stream, read in chunks (what is beyond is left
-    unread: :func:`gather` refuses a message over the limit)."""
-    chunks: list[bytes] = []
-    size = 0
-    while size <= limit:
-        chunk = stream.read(min(1 << 20, limit + 1 - size))  # type: ignore[attr-defined]
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
-
-
 def gather(arguments: Sequence[str], stdin: bytes | None = None) -> list[Incoming]:
     """Every message the arguments name, in argument order (mbox and Maildir entries in
     their order, Maildir entries by name). Each is read through the bounded reader: regular
@@ -158,7 +140,8 @@ def gather(arguments: Sequence[str], stdin: bytes | None = None) -> list[Incomin
         if arg == "-":
             raw = stdin if stdin is not None else b""
             out.append(Incoming("stdin", raw[:MAX_MESSAGE_BYTES],
-                                None if len(raw) <= MAX_MESSAGE_BYTES else too_big(len(raw)),
+                                None if len(raw) <= MAX_MESSAGE_BYTES
+                                else too_big(len(raw), MAX_MESSAGE_BYTES),
                                 "mail" if _looks_like_mail(raw) else "text"))
             continue
         path = Path(arg)
@@ -228,9 +211,10 @@ def _mbox(path: Path) -> list[Incoming]:
     fd = open_regular(path)
     out: list[Incoming] = []
     with os.fdopen(fd, "rb") as handle:
-        if os.fstat(handle.fileno()).st_size > MAX_MBOX_BYTES:
-            return [Incoming(str(path), None, Msg("mbox file is over {limit} bytes; split it",
-                                                  limit=MAX_MBOX_BYTES))]
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_MBOX_BYTES:
+            return [Incoming(str(path), None, Msg("{why} (an mbox file: split it)",
+                                                  why=too_big(size, MAX_MBOX_BYTES)))]
         chunks: list[bytes] = []
         size = 0
         over = False
@@ -242,7 +226,7 @@ def _mbox(path: Path) -> list[Incoming]:
             if len(out) >= MAX_MESSAGES:
                 out.append(Incoming(name, None))
             elif over:
-                out.append(Incoming(name, None, too_big(size)))
+                out.append(Incoming(name, None, too_big(size, MAX_MESSAGE_BYTES)))
             else:
                 raw = b"".join(chunks)
                 raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1] if raw.endswith(b"\n") \
@@ -291,7 +275,8 @@ def _header(msg: EmailMessage, name: str) -> str | None:
         value = msg.get(name)
     except Exception:
         return None
-    return None if value is None else shown(str(value))
+    # a field folded right after its colon unfolds with a leading blank (RFC 5322 2.2.3)
+    return None if value is None else shown(str(value).strip())
 
 
 _FIELD_START = re.compile(rb"^[^ \t\r\n]", re.MULTILINE)
@@ -308,7 +293,7 @@ def bounds(raw: bytes) -> str | None:
     message: the parser is never given what it would spend quadratic time, memory or
     recursion on."""
     if len(raw) > MAX_MESSAGE_BYTES:
-        return too_big(len(raw))
+        return too_big(len(raw), MAX_MESSAGE_BYTES)
     lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
     if lines > MAX_LINES:
         return Msg("{count} lines; the limit is {limit}", count=lines, limit=MAX_LINES)
@@ -474,9 +459,8 @@ def _part(message: Message, part: EmailMessage, attachments: list[tuple[str, byt
         if not isinstance(payload, bytes):
             message.problems.append(Msg("{attachment}: cannot be decoded", attachment=label))
         elif len(payload) > MAX_BYTES:
-            message.problems.append(Msg("{attachment} is {size} bytes; the limit is {limit} "
-                                        "(1 MiB)", attachment=label, size=len(payload),
-                                        limit=MAX_BYTES))
+            message.problems.append(Msg("{attachment}: {why}", attachment=label,
+                                        why=too_big(len(payload), MAX_BYTES)))
         elif not _VIEW_LINE.search(payload[:4096]):  # a house view sent back with a reply
             attachments.append((label, payload))  # is no submission (RUL-P8-1)
     elif ctype in ("text/plain", "text/html") and disposition != "attachment":

@@ -27,11 +27,27 @@ def shown(text: str | None, limit: int = SHOWN) -> str:
     '{house: stark, secret: [secret removed]}'
     """
     text = clean(text or "").replace("\r", "\\r").replace("\n", "\\n")
-    return escaped(_SHOWN_SECRET.sub(r"\1[secret removed]", text), limit)
+    return escaped(written_secrets_hidden(text), limit)
 
 
-_SHOWN_SECRET = re.compile(r"""(secret["']?[ \t]*:[ \t]*)[^\s,}\]]+""", re.IGNORECASE)
-"""A ``secret: VALUE`` in a value shown from a message: the value is never shown."""
+REMOVED = "[secret removed]"
+"""What a secret is replaced by, wherever it was."""
+SECRET_VALUE = r"""(secret["']?[ \t]*[:=][ \t]*["']?)([^\s"',}\]\[{]+)"""
+"""The one rule of a secret written in a message (a YAML line, a flow mapping, a quoted reply,
+a Subject, ``secret = VALUE`` or ``secret=VALUE``): ``secret``, any case, maybe quoted, then
+``:`` or ``=``, then its value (group 2) up to a space, a quote, a comma or a bracket. Used on
+text here (:func:`shown`) and on bytes by :mod:`~agot_adjudicator.io.mailsecret`."""
+_SECRET_TEXT = re.compile(SECRET_VALUE, re.IGNORECASE)
+
+
+def written_secrets_hidden(text: str) -> str:
+    """``text`` with the value of every secret written in it (:data:`SECRET_VALUE`) replaced
+    by :data:`REMOVED`.
+
+    >>> written_secrets_hidden("re: secret=hunter2, {secret: x}")
+    're: secret=[secret removed], {secret: [secret removed]}'
+    """
+    return _SECRET_TEXT.sub(lambda m: m.group(1) + REMOVED, text)
 
 
 def clean(text: str) -> str:

@@ -12,22 +12,49 @@ from email import policy
 from email.parser import BytesParser
 
 from agot_adjudicator.io.mail import _leaves, bounds
+from agot_adjudicator.io.mailbody import REMOVED, SECRET_VALUE
 
-REMOVED = "[secret removed]"
-_SECRET_VALUE = re.compile(rb"""secret["']?[ \t]*[:=][ \t]*["']?([^\s"',}\]\[{]{6,})""",
-                           re.IGNORECASE)
-"""A ``secret: VALUE`` anywhere in a message (a line, a flow mapping, a quoted reply)."""
+_SECRET_BYTES = re.compile(SECRET_VALUE.encode("ascii"), re.IGNORECASE)
+"""The one rule of a written secret (:data:`~agot_adjudicator.io.mailbody.SECRET_VALUE`), on
+bytes."""
+MIN_ELSEWHERE = 6
+"""A written secret's value this long or longer is also removed wherever else it appears (a
+shorter one only where it is written: replacing ``ab`` everywhere would mangle the message)."""
 
 
 def _secrets_in(data: bytes) -> set[bytes]:
-    return {m.group(1) for m in _SECRET_VALUE.finditer(data)
-            if m.group(1) != REMOVED.encode()[1:7] and not m.group(1).startswith(b"[")}
+    return {m.group(2) for m in _SECRET_BYTES.finditer(data)
+            if len(m.group(2)) >= MIN_ELSEWHERE}
 
 
 def _scrub(data: bytes, found: set[bytes]) -> bytes:
+    data = _SECRET_BYTES.sub(lambda m: m.group(1) + REMOVED.encode(), data)
     for value in sorted(found, key=len, reverse=True):
         data = data.replace(value, REMOVED.encode())
     return data
+
+
+def secrets_of(data: bytes, secret: str | None,
+               is_secret: Callable[[bytes], bool] | None) -> set[bytes]:
+    """What is removed from ``data`` besides the written secrets' values in place: those values
+    of :data:`MIN_ELSEWHERE` characters or more, the secret the submission gave, and every word
+    ``is_secret`` says is a house's secret (:func:`secret_words`)."""
+    found = _secrets_in(data)
+    if secret:
+        found.add(secret.encode("utf-8"))
+    if is_secret is not None:
+        found |= secret_words(data, is_secret)
+    return found
+
+
+def without_secret_text(text: str, secret: str | None,
+                        is_secret: Callable[[bytes], bool] | None = None) -> str:
+    """``text`` (a receipt, a reason) with no secret in it, by the same rules as the kept copy
+    of a message (:func:`without_secret`); ``text`` itself when nothing is removed (a
+    translatable message stays one)."""
+    data = text.encode("utf-8")
+    out = _scrub(data, secrets_of(data, secret, is_secret))
+    return text if out == data else out.decode("utf-8", "replace")
 
 
 _TOKEN = re.compile(rb"[A-Za-z0-9_\-]{12,}")
@@ -65,11 +92,7 @@ def without_secret(raw: bytes, secret: str | None,
     With ``is_secret`` (a house's secret, tested against ``players.yaml``'s salted hashes), a
     house's secret is removed wherever it is, after whatever key (:func:`secret_words`). A
     message refused for a limit is scrubbed in its bytes only."""
-    found = _secrets_in(raw)
-    if secret:
-        found.add(secret.encode("utf-8"))
-    if is_secret is not None:
-        found |= secret_words(raw, is_secret)
+    found = secrets_of(raw, secret, is_secret)
     out = _scrub(raw, found)
     if bounds(out) is not None:
         return out

@@ -5,8 +5,9 @@ receipt ``NNNN-SHA8.receipt.txt`` and one line in ``messages/index.jsonl``: numb
 file, receipt, SHA-256, receive time, the time the message counts from (``effective``: its
 ``Date:`` if earlier than its receipt, never later), sender, Message-ID, house, verdict,
 round, and for an accepted one the parts it changed (``taken``, ``withdrawn``) and those
-refused (``refused``). The index is appended to, one line per message, never rewritten; a
-line cut short by a crash is skipped. It is read once per run, and what a message's intake
+refused (``refused``). The index is appended to, one line per message, never rewritten
+(:mod:`~agot_adjudicator.io.jsonl`: a line cut short by a crash is ended before the next one
+and skipped when read). It is read once per run, and what a message's intake
 asks of it (a duplicate, when each part last changed, the latest accepted message) is kept up
 to date as lines are added, so that intake stays linear in messages (issue 33).
 """
@@ -14,14 +15,15 @@ to date as lines are added, so that intake stays linear in messages (issue 33).
 from __future__ import annotations
 
 import datetime
-import json
-import os
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agot_adjudicator.errors import UsageError
 from agot_adjudicator.io.clock import parse_utc
-from agot_adjudicator.io.safefile import ReadRefused, read_bounded
+from agot_adjudicator.io.jsonl import append_jsonl, read_jsonl
+from agot_adjudicator.io.safefile import MAX_BYTES, ReadRefused, read_bounded
 
 MESSAGES = "messages"
 INDEX = "index.jsonl"
@@ -49,19 +51,13 @@ class Index:
     def read(cls, game_dir: str | Path) -> Index:
         folder = Path(game_dir) / MESSAGES
         index = cls(folder)
-        path = folder / INDEX
-        if path.is_file():
-            try:
-                text = read_bounded(path, INDEX_LIMIT).decode("utf-8", "replace")
-            except ReadRefused:
-                text = ""
-            for line in text.splitlines():
-                try:
-                    entry = json.loads(line)
-                except ValueError:
-                    continue  # a line cut short by a crash
-                if isinstance(entry, dict) and isinstance(entry.get("n"), int):
-                    index._add(entry)
+        try:
+            entries = read_jsonl(folder / INDEX, INDEX_LIMIT)
+        except ReadRefused as exc:  # never read as empty: its numbers would be used again
+            raise UsageError(f"{exc.path}: {exc.reason}") from None
+        for entry in entries:
+            if isinstance(entry.get("n"), int):
+                index._add(entry)
         numbers = [e["n"] for e in index.entries]
         listed = set(numbers)
         if folder.is_dir():  # a message kept by a run killed before its index line
@@ -133,33 +129,24 @@ class Index:
         """When the last message that changed ``house``'s stored submission for a round was
         received (P8), or None when none did or the file ``path`` is no longer what that
         message stored (edited by hand)."""
-        import hashlib
-
         entry = self.latest(round_number, house)
-        if entry is None or not path.is_file() \
-                or entry.get("stored_sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
+        digest = stored_sha256(path) if entry is not None else None
+        if entry is None or digest is None or entry.get("stored_sha256") != digest:
             return None
         return parse_utc(str(entry.get("received")))
 
     def append(self, entry: dict[str, Any]) -> None:
-        """Add one line to the index (``O_APPEND``; a line a crash cut short is ended first)."""
+        """Add one line to the index (:func:`~agot_adjudicator.io.jsonl.append_jsonl`; 0600:
+        senders and Message-IDs are private, issue 27)."""
         self.folder.mkdir(exist_ok=True)
-        path = self.folder / INDEX
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0),
-                     0o600)
-        try:
-            os.fchmod(fd, 0o600)  # senders and Message-IDs: private (issue 27)
-            size = os.fstat(fd).st_size
-            if size:
-                with open(path, "rb") as handle:
-                    handle.seek(size - 1)
-                    if handle.read(1) != b"\n":
-                        line = "\n" + line
-            data = line.encode("utf-8")
-            while data:
-                data = data[os.write(fd, data):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_jsonl(self.folder / INDEX, entry, private=True)
         self._add(entry)
+
+
+def stored_sha256(path: Path) -> str | None:
+    """The SHA-256 of a stored submission as the index records it (``stored_sha256``), read
+    bounded as every submission is; None when it is missing or refused."""
+    try:
+        return hashlib.sha256(read_bounded(path, MAX_BYTES)).hexdigest()
+    except ReadRefused:
+        return None

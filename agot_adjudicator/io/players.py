@@ -11,8 +11,6 @@ hash is kept, compared with :func:`hmac.compare_digest` (docs/protocol.md P8).
 from __future__ import annotations
 
 import hashlib
-import hmac
-import secrets
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -117,6 +115,8 @@ def secret_sha256(salt: str, secret: str) -> str:
 
 def new_secret(settings: HouseSettings) -> tuple[str, HouseSettings]:
     """A fresh secret from the OS random source and ``settings`` keeping only its salted hash."""
+    import secrets  # only where a secret is made
+
     secret = secrets.token_urlsafe(18)
     salt = secrets.token_hex(16)
     return secret, replace(settings, secret_salt=salt, secret_sha256=secret_sha256(salt, secret))
@@ -124,6 +124,8 @@ def new_secret(settings: HouseSettings) -> tuple[str, HouseSettings]:
 
 def secret_matches(settings: HouseSettings, secret: str) -> bool:
     """Whether ``secret`` is the house's (constant-time comparison of the hashes)."""
+    import hmac  # only where a secret is checked
+
     if settings.secret_salt is None or settings.secret_sha256 is None:
         return False
     given = secret_sha256(settings.secret_salt, secret)

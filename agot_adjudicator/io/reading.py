@@ -21,14 +21,14 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import InputError, Problem
+from agot_adjudicator.io.safefile import MAX_BYTES, too_big
 from agot_adjudicator.model.text import N_, Msg
 
 if TYPE_CHECKING:  # ruamel.yaml is imported when needed (it is slow to import)
     from ruamel.yaml.error import YAMLError
 
 
-MAX_BYTES = 1024 * 1024
-"""Input files larger than this (1 MiB) are refused."""
+# MAX_BYTES (input files larger than 1 MiB are refused) is safefile's: one limit, one error
 
 MAX_DEPTH = 64
 """Documents nested deeper than this are refused."""
@@ -302,10 +302,12 @@ def _plain(node: Any, path: JsonPath, positions: dict[JsonPath, tuple[int, int]]
 
 # --- libyaml: PyYAML's C loader with the YAML 1.2 scalars ruamel.yaml reads ---------------
 
-_LIBYAML_UNSURE = re.compile(
-    "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_LIBYAML_UNSURE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 """Texts with any of these (tabs, CR, control characters, odd line breaks, a BOM inside), where
-libyaml (YAML 1.1) and ruamel.yaml (YAML 1.2) may read differently, are read by ruamel."""
+libyaml (YAML 1.1) and ruamel.yaml (YAML 1.2) may read differently, are read by ruamel: every
+character outside the line feed, U+0020-U+007E, U+00A0-U+2027, U+202A-U+D7FF, U+E000-U+FEFE,
+U+FF00-U+FFFD and U+10000-U+10FFFF, written as the few it leaves out (a class of what it keeps
+took 3-4 ms to compile at every run, issue 33; tests/test_yaml_unsure.py holds the two equal)."""
 
 
 class _Unsure(Exception):
@@ -518,9 +520,7 @@ def parse_text(name: str, raw: bytes, *, fast: bool = True) -> Document:
     loader, which locates errors.
     """
     if len(raw) > MAX_BYTES:
-        raise InputError([Problem(name, None, None, "",
-                                  Msg("file is {size} bytes; the limit is {limit} (1 MiB)",
-                                      size=len(raw), limit=MAX_BYTES))])
+        raise InputError([Problem(name, None, None, "", too_big(len(raw), MAX_BYTES))])
     digest = hashlib.sha256(raw).hexdigest()
     try:
         text = raw.decode("utf-8")

@@ -34,7 +34,6 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +100,23 @@ with the SHA-256 of each file (``sources``): a file that no longer matches is re
 (:func:`_package_parts`); kept equal by tests."""
 
 
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+"""The installed ``agot_adjudicator`` folder."""
 PACKAGED = "<package>/data/first_edition"
 ARCHIVE = "<package>/data/archive"
 
 
-def _package_folder(source: str) -> Any:
-    """The importlib.resources folder of a ``<package>/…`` source."""
-    return resources.files("agot_adjudicator").joinpath(*source.split("/")[1:])
+def from_package(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset`` is the packaged one or an archived one (not a folder of the
+    moderator's or a game's)."""
+    return ruleset.source.startswith("<package>/")
+
+
+def _package_folder(source: str) -> Path:
+    """The folder of a ``<package>/…`` source inside the installed package (a plain folder, as
+    the catalogs and fonts are: importing :mod:`importlib.resources` costs every command more
+    than the read it serves, issue 33)."""
+    return PACKAGE_DIR.joinpath(*source.split("/")[1:])
 
 
 def _package_sources(source: str) -> dict[str, bytes]:
@@ -374,7 +383,7 @@ def _load_cached(directory: str | None) -> Ruleset:
     names = glossary_from_data(glossary.data, ruleset.english_names())
     # The packaged glossary on the packaged ruleset, and on each archived one, is checked by
     # tests (tests/test_glossary.py), like their schema; any other pair at every load.
-    if directory is not None:
+    if directory is not None and not directory.startswith(ARCHIVE + "/"):
         for path, message in glossary_problems(names, ruleset.named_ids(), others=not own):
             # A kind or an id is a mapping key: point at the key, not at its first entry.
             problem = glossary.problem(path, message, key=len(path) <= 2)
@@ -491,12 +500,12 @@ def find_ruleset(name: str, sha256: str, game_dir: str | Path | None = None,
     if not isinstance(sha256, str) or not sha256.isalnum():
         return None
     known = None
-    packaged = load_ruleset()
-    if fits(packaged):
-        known = packaged
-    elif sha256 in archived_hashes():
+    if sha256 in archived_hashes():  # never the packaged one's (tests/test_versions.py)
         archived = _load_cached(f"{ARCHIVE}/{sha256}")
         known = archived if fits(archived) else None
+    else:  # a state of an archived ruleset does not load the packaged one too (issue 33)
+        packaged = load_ruleset()
+        known = packaged if fits(packaged) else None
     if game_dir is not None:
         carried = Path(game_dir) / GAME_RULESETS / sha256
         if (carried / "ruleset.yaml").is_file() and not _same_files(carried, known):

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from agot_adjudicator.errors import Problem
 from agot_adjudicator.model.text import Msg
@@ -30,6 +31,12 @@ class ReadRefused(Exception):
         self.path = str(path)
         self.reason = reason
         super().__init__(f"{path}: {reason}")
+
+
+def too_big(size: int, limit: int) -> str:
+    """The one refusal of a read over its limit (a file, a message, stdin, an mbox message, a
+    submission, an attachment): ``too big: SIZE bytes; the limit is LIMIT``."""
+    return Msg("too big: {size} bytes; the limit is {limit}", size=size, limit=limit)
 
 
 def outside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
@@ -77,26 +84,40 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_BYTES, *,
     try:
         info = os.fstat(fd)
         if info.st_size > limit:
-            raise ReadRefused(path, Msg("file is {size} bytes; the limit is {limit}",
-                                        size=info.st_size, limit=limit))
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            try:
-                chunk = os.read(fd, limit + 1 - size)
-            except BlockingIOError:  # pragma: no cover - regular files do not block
-                break
-            except OSError as exc:
-                raise ReadRefused(path, Msg("cannot read: {error}", error=exc.strerror)) from None
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:
-            raise ReadRefused(path, Msg("file is over the limit of {limit} bytes", limit=limit))
-        return b"".join(chunks)
+            raise ReadRefused(path, too_big(info.st_size, limit))
+        try:
+            data = read_upto(lambda n: os.read(fd, n), limit)
+        except OSError as exc:
+            raise ReadRefused(path, Msg("cannot read: {error}", error=exc.strerror)) from None
+        if len(data) > limit:  # it grew while read
+            raise ReadRefused(path, too_big(len(data), limit))
+        return data
     finally:
         os.close(fd)
+
+
+def read_upto(read: Callable[[int], bytes], limit: int) -> bytes:
+    """At most ``limit + 1`` bytes from ``read`` (a file descriptor's, a stream's), in chunks of
+    at most 1 MiB: one byte more than the limit says the source is over it, and nothing beyond
+    is read. The one bounded read loop of files and of stdin."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        try:
+            chunk = read(min(1 << 20, limit + 1 - size))
+        except BlockingIOError:  # pragma: no cover - regular files do not block
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def read_stream(stream: BinaryIO, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of a binary stream such as stdin (:func:`read_upto`): the
+    caller refuses what is over the limit with :func:`too_big`."""
+    return read_upto(stream.read, limit)
 
 
 def escaping_links(paths: Iterable[str | os.PathLike[str]],

@@ -9,7 +9,7 @@ import importlib
 import json
 import re
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.errors import Problem
@@ -23,13 +23,14 @@ if TYPE_CHECKING:  # jsonschema and ruamel.yaml are imported when needed (they a
 
 # --- JSON Schema ---------------------------------------------------------------------------
 
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+"""The packaged JSON Schemas (``agot_adjudicator/schemas``)."""
 SCHEMA_NAMES = ("state", "orders", "ruleset", "scenario", "players", "decisions", "judge", "view")
 
 
 @cache
 def _schema_text(name: str) -> str:
-    return resources.files("agot_adjudicator").joinpath("schemas", f"{name}.schema.json").read_text(
-        encoding="utf-8")
+    return (SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 @cache
@@ -163,6 +164,23 @@ def _unknown_keys(error: ValidationError) -> list[str]:
     return sorted(keys)
 
 
+def _unknown_key(key: str, path: list[Any], error: ValidationError, schema_name: str) -> Msg:
+    """What is wrong with an unknown ``key`` at ``path``: the keys the mapping takes (with a
+    "did you mean" for a typo), or, for a key of the top of the file written inside another
+    (``bids: {wildlings: 2}``), where it goes."""
+    from agot_adjudicator.model.naming import listed, suggest
+
+    allowed = sorted(error.schema.get("properties", {}))
+    top = load_schema(schema_name).get("properties", {})
+    if path and key in top and key not in allowed:
+        return Msg("unknown key here: `{key}` is a key of the file itself, beside `{parent}`",
+                   key=key, parent=path[0])
+    if not allowed:
+        return Msg("unknown key")
+    return Msg("unknown key{hint} (expected one of: {keys})", hint=suggest(key, allowed),
+               keys=listed(allowed))
+
+
 def _draft7(schema: Any) -> Any:
     """``schema`` in the draft-7 words fastjsonschema knows: ``dependentRequired`` (2019-09) is
     draft 7's ``dependencies`` with lists of names. ``$defs`` and ``$ref`` work as they are."""
@@ -264,7 +282,9 @@ def schema_problems(doc: Document, schema_name: str) -> list[Problem]:
         unknown = _unknown_keys(chosen)
         if unknown:
             for key in unknown:
-                problems.append(doc.problem([*path, key], Msg("unknown key"), key=True))
+                problems.append(doc.problem([*path, key],
+                                            _unknown_key(key, path, chosen, schema_name),
+                                            key=True))
             continue
         if "propertyNames" in chosen.absolute_schema_path and isinstance(chosen.instance, str):
             # A bad key: locate the key itself, not the mapping holding it.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -226,6 +225,8 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *,
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     directory.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only a command that writes pays for it (issue 33)
+
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # outputs follow the umask

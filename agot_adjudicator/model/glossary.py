@@ -26,7 +26,6 @@ of both (蘭斯尼港 = 兰斯尼港: :func:`name_key` folds traditional charact
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -198,6 +197,8 @@ class Glossary:
             for _, name in entry.placed():
                 if is_chinese(name):
                     owners.setdefault(name_key(name), entry.id)
+        import difflib  # only for a name that is not known
+
         close = difflib.get_close_matches(name_key(text), list(owners), n=1, cutoff=0.5)
         if not close:
             return None
@@ -232,6 +233,10 @@ class Glossary:
         """The shown names of ``id_``, by locale (empty when the glossary has none)."""
         entry = self.entries.get(kind, {}).get(id_)
         return dict(entry.names) if entry is not None else {}
+
+    def has(self, kind: str, id_: str) -> bool:
+        """Whether the glossary names ``id_`` of ``kind``."""
+        return id_ in self.entries.get(kind, {})
 
     def ids(self, kind: str) -> tuple[str, ...]:
         """The ids of ``kind`` the glossary names, in file order."""

@@ -3,7 +3,6 @@ display names a player may write for ids (:func:`name_index`)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,8 @@ def suggest(value: str, known: Iterable[str]) -> str:
     """
     if not isinstance(value, str) or len(value) > 64:  # no id is that long; difflib is slow
         return ""
+    import difflib  # only for a value that is not known
+
     close = difflib.get_close_matches(value, list(known), n=1, cutoff=0.75)
     return Msg(" (did you mean '{suggested}'?)", suggested=close[0]) if close else ""
 

@@ -14,6 +14,7 @@ from agot_adjudicator.render.language import (
     Names,
     about,
     by_house,
+    default_reason,
     entries,
     house,
     houses,
@@ -256,7 +257,7 @@ LINES: dict[str, Line] = {
     "default_applied": lambda e, nm: tr("No answer from {house} to {decision}: the default "
                                         "({value}) applies ({reason}).", house=house(e["house"]),
                                         decision=e["decision"], value=plain(e["value"]),
-                                        reason=reason(e["reason"])),
+                                        reason=default_reason(e["reason"])),
     "game_already_ended": lambda e, nm: tr("The game has already ended; nothing to resolve."),
     "game_ended": _game_ended,
     "game_won": lambda e, nm: tr("{houses} controls {castles} areas with a castle and wins the "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agot_adjudicator.model.ruleset import Area, Ruleset
@@ -58,23 +58,38 @@ def _clamp(v: float, lo: float, hi: float) -> float:
     return max(lo, min(hi, v))
 
 
-def in_ring(point: Point, ring: Sequence[Point]) -> bool:
-    """Whether ``point`` lies inside a closed ring (even-odd rule).
+class Outline:
+    """An area's outline ready for point tests: its rings' edges (horizontal ones left out),
+    filed by the horizontal band of the map they span, so that a test reads only the edges a
+    point's row can cross. Inside means inside an odd number of rings (even-odd rule; holes
+    are islands).
 
-    >>> in_ring((5, 5), [(0, 0), (10, 0), (10, 10), (0, 10)]), in_ring((15, 5), [(0, 0), (10, 0), (10, 10)])
-    (True, False)
+    >>> square = Outline([[(0, 0), (10, 0), (10, 10), (0, 10)]])
+    >>> square.contains((5, 5)), square.contains((15, 5)), square.contains((5, 10))
+    (True, False, False)
     """
-    x, y = point
-    hit = False
-    for (x1, y1), (x2, y2) in zip(ring, [*ring[1:], ring[0]], strict=True):
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            hit = not hit
-    return hit
 
+    BAND = 40.0
+    """The height of a band, in px."""
 
-def in_rings(point: Point, rings: Sequence[Sequence[Point]]) -> bool:
-    """Inside an area's outline: inside an odd number of its rings (holes are islands)."""
-    return sum(in_ring(point, ring) for ring in rings) % 2 == 1
+    def __init__(self, rings: Sequence[Sequence[Point]]) -> None:
+        bands: dict[int, list[tuple[float, float, float, float]]] = {}
+        for ring in rings:
+            for (x1, y1), (x2, y2) in zip(ring, [*ring[1:], ring[0]], strict=True):
+                if y1 != y2:
+                    for band in range(math.floor(min(y1, y2) / self.BAND),
+                                      math.floor(max(y1, y2) / self.BAND) + 1):
+                        bands.setdefault(band, []).append((x1, y1, x2, y2))
+        self._bands = {band: tuple(edges) for band, edges in bands.items()}
+
+    def contains(self, point: Point) -> bool:
+        """Whether ``point`` lies inside (an edge crossed by the ray to its left, even-odd)."""
+        x, y = point
+        hit = False
+        for x1, y1, x2, y2 in self._bands.get(math.floor(y / self.BAND), ()):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                hit = not hit
+        return hit
 
 
 def ring_area(ring: Sequence[Point]) -> float:
@@ -164,19 +179,38 @@ class MapLayout:
     borders: tuple[Border, ...]
     bounds: Box
     """The map's extent (left, top, right, bottom)."""
+    _outlines: dict[str, Outline] = field(init=False, repr=False, compare=False)
+    """The :class:`Outline` of each area asked about, made from its ``rings``."""
+    shared: dict[tuple[str, str], tuple[Border, ...]] = field(init=False, repr=False,
+                                                              compare=False)
+    """The borders of each pair of areas that touch (the pair in sorted order)."""
+    _crossings: dict[tuple[str, str], list[Point]] = field(init=False, repr=False,
+                                                           compare=False)
+    """The points a move between a pair may cross at, worked out the first time it is asked."""
+
+    def __post_init__(self) -> None:
+        shared: dict[tuple[str, str], list[Border]] = {}
+        for border in self.borders:
+            shared.setdefault(_pair(border.a, border.b), []).append(border)
+        object.__setattr__(self, "_outlines", {})
+        object.__setattr__(self, "shared", {k: tuple(v) for k, v in shared.items()})
+        object.__setattr__(self, "_crossings", {})
 
     def crossing(self, a: str, b: str, near: Point | None = None) -> Point | None:
         """Where a move from ``a`` to ``b`` crosses between them: the point of their shared
         border (away from its ends) nearest to ``near``, else the middle of their longest
         shared border (or of their connector); None if they do not touch."""
-        shared = [border for border in self.borders if {border.a, border.b} == {a, b}]
+        key = _pair(a, b)
+        shared = self.shared.get(key)
         if not shared:
             return None
         if near is None:
             longest = max(shared, key=lambda border: polyline_length(border.points))
             return point_along(longest.points, 0.5)
-        candidates = [point_along(border.points, k / 20) for border in shared
-                      for k in range(3, 18)]
+        candidates = self._crossings.get(key)
+        if candidates is None:
+            candidates = self._crossings[key] = [point_along(border.points, k / 20)
+                                                 for border in shared for k in range(3, 18)]
         return min(candidates, key=lambda p: (math.dist(p, near), p))
 
     def inside_point(self, area: str, near: Point, step: float = 10.0) -> Point:
@@ -199,7 +233,18 @@ class MapLayout:
         return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
     def contains(self, area: str, point: Point) -> bool:
-        return in_rings(point, self.rings[area])
+        return self.outline(area).contains(point)
+
+    def outline(self, area: str) -> Outline:
+        """The :class:`Outline` of ``area`` (made the first time it is asked for)."""
+        made = self._outlines.get(area)
+        if made is None:
+            made = self._outlines[area] = Outline(self.rings[area])
+        return made
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
 
 
 def _pairs(flat: Sequence[float]) -> tuple[Point, ...]:
@@ -295,15 +340,19 @@ def border_segment_of(box_a: Box, box_b: Box) -> tuple[float, float, float, floa
 def _chains(edges: Iterable[tuple[Point, Point]]) -> list[tuple[Point, ...]]:
     """Edges joined into polylines (each as long as it runs), in a fixed order."""
     links: dict[Point, list[Point]] = {}
+    distinct: set[tuple[Point, Point]] = set()
     for p, q in edges:
         links.setdefault(p, []).append(q)
         links.setdefault(q, []).append(p)
+        distinct.add((min(p, q), max(p, q)))
     for neighbours in links.values():
         neighbours.sort()
     used: set[tuple[Point, Point]] = set()
     lines = []
-    starts = sorted(p for p, n in links.items() if len(n) != 2) + sorted(links)
-    for start in starts:
+    ends = sorted(p for p, n in links.items() if len(n) != 2)
+    for start in itertools.chain(ends, sorted(links)):
+        if len(used) == len(distinct):  # every edge is on a line
+            break
         for nxt in links[start]:
             if (min(start, nxt), max(start, nxt)) in used:
                 continue
@@ -335,42 +384,78 @@ def place_box(width: float, height: float, near: Point, obstacles: Sequence[Box]
     over none of ``obstacles`` (names, other labels: never covered), over as little of
     ``avoid`` as it can (units, tokens), and inside ``area`` when one is given and a place
     there is free. Candidates go out from ``near`` ring by ring, in a fixed order, so the
-    choice is deterministic."""
+    choice is deterministic; each run of :data:`RUN` candidates is tested only against the
+    boxes that meet the run's extent."""
     half_w, half_h = width / 2, height / 2
     span = reach + width + height
     near_box = (near[0] - span, near[1] - span, near[0] + span, near[1] + span)
-    obstacles = [o for o in obstacles if overlaps(o, near_box)]
-    avoid = [o for o in avoid if overlaps(o, near_box)]
-    best: tuple[float, Box] | None = None
+    obstacles = _meeting(obstacles, near_box)
+    avoid = _meeting(avoid, near_box)
+    lo_x, hi_x = bounds[0] + half_w + 1, bounds[2] - half_w - 1
+    lo_y, hi_y = bounds[1] + half_h + 1, bounds[3] - half_h - 1
+    outline = region.outline(area) if region is not None and area is not None else None
+    best_cost, best = math.inf, None
     radius = 0.0
     while radius <= reach:
         count = 1 if radius == 0 else max(8, int(2 * math.pi * radius / step))
-        for k in range(count):
-            angle = 2 * math.pi * k / count
-            cx = _clamp(near[0] + radius * math.cos(angle), bounds[0] + half_w + 1,
-                        bounds[2] - half_w - 1)
-            cy = _clamp(near[1] + radius * math.sin(angle), bounds[1] + half_h + 1,
-                        bounds[3] - half_h - 1)
-            box = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
-            cost = math.dist((cx, cy), near)
-            if best is not None and cost >= best[0]:
+        xs, ys, costs = _ring(near, radius, count, (lo_x, lo_y, hi_x, hi_y))
+        for first in range(0, count, RUN):
+            last = min(first + RUN, count)
+            if min(costs[first:last]) >= best_cost:
                 continue
-            if any(overlaps(box, o) for o in obstacles):
-                continue
-            cost += 120 * sum(overlaps(box, o) for o in avoid)
-            if best is not None and cost >= best[0]:
-                continue
-            if region is not None and area is not None and not all(
-                    region.contains(area, p) for p in ((box[0], box[1]), (box[2], box[1]),
-                                                       (box[2], box[3]), (box[0], box[3]))):
-                cost += 60
-            if best is None or cost < best[0]:
-                best = (cost, box)
-        if best is not None and best[0] <= radius:  # nothing further out can cost less
-            return best[1]
+            extent = (min(xs[first:last]) - half_w, min(ys[first:last]) - half_h,
+                      max(xs[first:last]) + half_w, max(ys[first:last]) + half_h)
+            blocking, avoided = _meeting(obstacles, extent), _meeting(avoid, extent)
+            for i in range(first, last):
+                cost = costs[i]
+                if cost >= best_cost:
+                    continue
+                box = (xs[i] - half_w, ys[i] - half_h, xs[i] + half_w, ys[i] + half_h)
+                if blocking and _meeting(blocking, box):
+                    continue
+                if avoided:
+                    cost += 120 * len(_meeting(avoided, box))
+                    if cost >= best_cost:
+                        continue
+                if outline is not None and not (
+                        outline.contains((box[0], box[1])) and outline.contains((box[2], box[1]))
+                        and outline.contains((box[2], box[3]))
+                        and outline.contains((box[0], box[3]))):
+                    cost += 60
+                if cost < best_cost:
+                    best_cost, best = cost, box
+        if best is not None and best_cost <= radius:  # nothing further out can cost less
+            return best
         radius += step
     if best is not None:
-        return best[1]
+        return best
     cx = _clamp(near[0], bounds[0] + half_w, bounds[2] - half_w)
     cy = _clamp(near[1], bounds[1] + half_h, bounds[3] - half_h)
     return (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+
+
+RUN = 8
+"""How many neighbouring candidates of a ring :func:`place_box` tests together."""
+
+
+def _ring(near: Point, radius: float, count: int, within: Box
+          ) -> tuple[list[float], list[float], list[float]]:
+    """The centres of ``count`` candidates on a ring round ``near``, each moved into ``within``
+    (left, top, right, bottom), and their distances from ``near``."""
+    lo_x, lo_y, hi_x, hi_y = within
+    x0, y0 = near
+    turn = 2 * math.pi
+    angles = [turn * k / count for k in range(count)]
+    xs = [x0 + radius * math.cos(angle) for angle in angles]
+    ys = [y0 + radius * math.sin(angle) for angle in angles]
+    if not lo_x <= x0 - radius <= x0 + radius <= hi_x:  # (a ring within needs no moving)
+        xs = [max(lo_x, min(hi_x, x)) for x in xs]
+    if not lo_y <= y0 - radius <= y0 + radius <= hi_y:
+        ys = [max(lo_y, min(hi_y, y)) for y in ys]
+    return xs, ys, [math.dist((x, y), near) for x, y in zip(xs, ys, strict=True)]
+
+
+def _meeting(boxes: Sequence[Box], box: Box) -> list[Box]:
+    """The boxes of ``boxes`` that overlap ``box`` (:func:`overlaps`), in their order."""
+    left, top, right, bottom = box
+    return [o for o in boxes if o[0] < right and left < o[2] and o[1] < bottom and top < o[3]]

@@ -28,8 +28,10 @@ import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import polib
+if TYPE_CHECKING:  # polib reads a catalog when one is first used: English never imports it
+    import polib
 
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 """The languages agot writes: English (the source) and simplified and traditional Chinese."""
@@ -46,6 +48,8 @@ def po_path(lang: str) -> Path:
 
 def read_catalog(path: Path) -> polib.POFile:
     """The ``.po`` file at ``path``, as polib reads it (long lines never rewrapped on save)."""
+    import polib
+
     return polib.pofile(str(path), encoding="utf-8", wrapwidth=0)
 
 

@@ -215,6 +215,29 @@ def _field(speaker: Names, name: str, value: Any) -> Any:
     return speaker.named(kind, value)
 
 
+def say_named(text: Any) -> str:
+    """A sentence with its ids named in the current language, English too: a decision's
+    prompt (``Place Stark's orders (one per area with its units: White Harbor, …)``), named
+    as the report names houses, areas, cards and orders (a unit type stays its id in English,
+    as :func:`unit` writes it). Outside :meth:`Names.speaking`, :func:`say`."""
+    speaker = _SPEAKER.get()
+    if speaker is None or speaker.lang != "en" or not isinstance(text, Msg):
+        return say(text)
+    return text.template.format(**{k: _english_named(speaker, k, v)
+                                   for k, v in text.fields.items()})
+
+
+def _english_named(speaker: Names, name: str, value: Any) -> Any:
+    if isinstance(value, Msg):
+        return say_named(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(_english_named(speaker, name, v)) for v in value)
+    kind = FIELD_KINDS.get(name)
+    if kind is None or kind == "unit" or not isinstance(value, str):
+        return value
+    return speaker.named(kind, value)
+
+
 def speaker() -> Names | None:
     """The :class:`Names` of the text being written when it is not English (else None): for
     other renderers (receipts) that name ids in the current language."""
@@ -348,15 +371,27 @@ def by_house(mapping: Mapping[str, Any]) -> str:
 REASONS = (N_("no legal target"), N_("declined"), N_("no discarded cards"),
            N_("no knight left in the unit pool"), N_("no available power to pay"),
            N_("no Defense order to remove"), N_("supply limit on the way back from a failed attack"),
-           N_("nothing to act on"), N_("supply"), N_("wildlings"), N_("nmr"), N_("defaults"),
+           N_("nothing to act on"), N_("supply"), N_("wildlings"),
            N_("battle lost"), N_("highest"), N_("lowest"))
 """The engine's fixed reasons and causes (event fields ``reason``, ``cause``), for the
 catalogs; a reason the catalog does not know is written as it is."""
+
+DEFAULT_REASONS = {"nmr": N_("defaulted by --nmr: no moves received"),
+                   "defaults": N_("defaulted by --defaults"),
+                   "recorded": N_("defaulted by --nmr or --defaults (the round's ledger)")}
+"""Why a default applied (the ``default_applied`` event's reason codes, P2) in words."""
 
 
 def reason(text: Any) -> str:
     """An engine reason in the current language (as it is when the catalog lacks it)."""
     return say(text) if isinstance(text, Msg) else tr(str(text))
+
+
+def default_reason(text: Any) -> str:
+    """Why a default applied (:data:`DEFAULT_REASONS`; a plan's misfit as :func:`reason`)."""
+    code = None if isinstance(text, Msg) or not isinstance(text, str) \
+        else DEFAULT_REASONS.get(text)
+    return tr(code) if code is not None else reason(text)
 
 
 # --- decisions and file names ---------------------------------------------------------------

@@ -5,6 +5,7 @@ the legend."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from agot_adjudicator.engine.board import castle_count
@@ -34,6 +35,7 @@ from agot_adjudicator.render.svg import (
     _attrs,
     _el,
     _n,
+    _q,
     _text,
     _wide,
     _wrap,
@@ -59,8 +61,8 @@ from agot_adjudicator.render.svg import (
 def _cell(x: float, y: float, w: float, h: float, label: str, *, on: bool,
           done: bool = False) -> str:
     fill = "#222222" if on else "#d9d2c2" if done else "#ffffff"
-    return (_el("rect", [("x", x), ("y", y), ("width", w), ("height", h), ("rx", 3),
-                         ("fill", fill), ("stroke", "#555555"), ("stroke-width", 1)])
+    return (f"<rect x=\"{_n(x)}\" y=\"{_n(y)}\" width=\"{_n(w)}\" height=\"{_n(h)}\" rx=\"3\" "
+            f"fill=\"{fill}\" stroke=\"#555555\" stroke-width=\"1\"/>"
             + _text(x + w / 2, y + h / 2 + 4, label, 11, anchor="middle",
                     weight="bold" if on else None, fill="#ffffff" if on else "#333333"))
 
@@ -194,10 +196,9 @@ def _panel_tracks(ruleset: Ruleset, state: GameState, x: float, y: float,
             cx = x + pos * 72
             fill, ink, _ = house_style(h)
             letter = house_letter(h)
-            out.append(_el("rect", [("x", cx), ("y", y + 6), ("width", 68), ("height", 30),
-                                    ("rx", 4), ("fill", fill), ("stroke", OUTLINE),
-                                    ("stroke-width", 1), ("data-position", pos + 1),
-                                    ("data-house", h)]))
+            out.append(f"<rect x=\"{_n(cx)}\" y=\"{_n(y + 6)}\" width=\"68\" height=\"30\" "
+                       f"rx=\"4\" fill={_q(fill)} stroke=\"{OUTLINE}\" stroke-width=\"1\" "
+                       f"data-position=\"{pos + 1}\" data-house={_q(h)}/>")
             out.append(_text(cx + 5, y + 20, str(pos + 1), 9, fill=ink))
             starred = track == "kings_court" and pos < len(ruleset.kings_court_stars)
             stars = ruleset.kings_court_stars[pos] if starred else 0
@@ -251,10 +252,11 @@ def _panel_houses(ruleset: Ruleset, state: GameState, x: float, y: float,
     out.append(_text(x + 60, y, tr("power · castles · cards in hand"), 10,
                      extra=[("font-style", "italic")]))
     y += 8
+    on_board = Counter(state.area(a).power_token for a in ruleset.area_ids)
     for h in state.order_of_play():
         hs = state.houses[h]
         castles = castle_count(state, ruleset, h)
-        tokens = sum(1 for a in ruleset.area_ids if state.area(a).power_token == h)
+        tokens = on_board[h]
         attrs = [("id", f"house-{h}"), ("data-power", hs.power), ("data-castles", castles),
                  ("data-hand", len(hs.hand)), ("data-discards", ",".join(hs.discards)),
                  ("data-power-tokens-on-board", tokens)]

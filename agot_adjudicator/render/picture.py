@@ -224,35 +224,35 @@ def area_slots(layout: MapLayout, ruleset: Ruleset, area_id: str, name: str) -> 
 
 # --- areas -----------------------------------------------------------------------------------
 
-def _ground(state: GameState, ruleset: Ruleset, area_id: str) -> str:
+def _ground(area: Area, ctrl: str | None) -> str:
     """The colour an area is filled with: the sea, a land's parchment, or the tint of the house
-    that controls it (R13.1)."""
-    area = ruleset.areas[area_id]
+    that controls it (``ctrl``, R13.1)."""
     if area.is_sea:
         return SEA_FILL
-    ctrl = controller(state, ruleset, area_id)
     return HOUSE_TINTS.get(ctrl, LAND_FILL) if ctrl else LAND_FILL
 
 
-def _fills(board: StaticBoard, state: GameState) -> str:
-    layout, ruleset = board.layout, board.ruleset
-    out = ["<g id=\"regions\">"]
-    for area_id in ruleset.area_ids:
-        area = ruleset.areas[area_id]
-        d = board.shapes[area_id]
-        fill = _ground(state, ruleset, area_id)
-        attrs: list[tuple[str, object]] = [("id", f"shape-{area_id}"), ("d", d),
-                                           ("fill", fill), ("fill-rule", "evenodd")]
-        if not layout.shaped:
-            attrs += [("stroke", SEA_STROKE if area.is_sea else LAND_STROKE),
-                      ("stroke-width", 1.5)]
-        elif area.is_land:  # the borders between lands: each land's outline, thin
-            attrs += [("stroke", LAND_STROKE), ("stroke-width", 1.2), ("stroke-linejoin", "round")]
-        out.append(_el("path", attrs))
-        if area.is_sea:
-            out.append(_el("path", [("d", d), ("fill", "url(#waves)"), ("fill-rule", "evenodd")]))
-    out.append("</g>")
-    return "".join(out)
+def _region(layout: MapLayout, area_id: str, area: Area, d: str) -> tuple[str, str]:
+    """An area's region (and a sea's waves) as SVG before and after its fill, the one part a
+    state changes (:func:`_fills`)."""
+    head = "<path" + _attrs([("id", f"shape-{area_id}"), ("d", d)])
+    tail: list[tuple[str, object]] = [("fill-rule", "evenodd")]
+    if not layout.shaped:
+        tail += [("stroke", SEA_STROKE if area.is_sea else LAND_STROKE), ("stroke-width", 1.5)]
+    elif area.is_land:  # the borders between lands: each land's outline, thin
+        tail += [("stroke", LAND_STROKE), ("stroke-width", 1.2), ("stroke-linejoin", "round")]
+    rest = _attrs(tail) + "/>"
+    if area.is_sea:
+        rest += _el("path", [("d", d), ("fill", "url(#waves)"), ("fill-rule", "evenodd")])
+    return head, rest
+
+
+def _fills(board: StaticBoard, grounds: dict[str, str]) -> str:
+    """Every area's region on its ground (``grounds``: area → fill)."""
+    return ("<g id=\"regions\">"
+            + "".join(head + _attrs((("fill", grounds[area_id]),)) + rest
+                      for area_id, (head, rest) in board.regions.items())
+            + "</g>")
 
 
 BORDER_STYLE = {
@@ -359,16 +359,21 @@ def _static_icons(area: Area, cx: float, y: float) -> tuple[str, str, float]:
     return drawn[0][0], drawn[1][0], drawn[1][1]
 
 
-def _area(board: StaticBoard, state: GameState, area_id: str, house: str | None,
-          show_orders: bool) -> str:
-    """One area's group: tooltip, name, icons, units, tokens and (if asked) its order."""
+def _order_shown(state: GameState, here: AreaState, house: str | None, show_orders: bool
+                 ) -> str | None:
+    """The order drawn in an area for ``house`` (None: the moderator): its id, ``hidden``
+    (face down) or None."""
+    if show_orders and here.order is not None and here.house is not None:
+        return here.order if can_see_order(state, house, here.house) else "hidden"
+    return None
+
+
+def _area(board: StaticBoard, area_id: str, here: AreaState, ctrl: str | None, ground: str,
+          order_shown: str | None) -> str:
+    """One area's group: tooltip, name, icons, units, tokens and the order shown
+    (``ctrl``: the house that controls it; ``ground``: its fill)."""
     ruleset, slots = board.ruleset, board.slots[area_id]
     area = ruleset.areas[area_id]
-    here: AreaState = state.area(area_id)
-    ctrl = controller(state, ruleset, area_id)
-    order_shown: str | None = None
-    if show_orders and here.order is not None and here.house is not None:
-        order_shown = here.order if can_see_order(state, house, here.house) else "hidden"
     attrs: list[tuple[str, object]] = [
         ("id", f"area-{area_id}"), ("class", f"area {area.kind}"), ("data-kind", area.kind),
         ("data-castle", area.castle), ("data-supply", area.supply if area.is_land else None),
@@ -384,7 +389,6 @@ def _area(board: StaticBoard, state: GameState, area_id: str, house: str | None,
     parts = [f"<g{_attrs(attrs)}>",
              _el("title", [], _area_title(ruleset, area, here, ctrl, order_shown,
                                           board.facts[area_id]))]
-    ground = _ground(state, ruleset, area_id)
     if area.is_land:
         parts.append(_icons(board.icons[area_id], slots.icons_y, ctrl))
     if here.units and here.house is not None:
@@ -537,18 +541,19 @@ def _picture(state: GameState, ruleset: Ruleset, house: str | None, orders: bool
 
 class StaticBoard:
     """What every picture of one ruleset in one language draws alike, made once (issue 33):
-    each area's outline, the borders, where each area's contents go, its icons and the static
-    part of its tooltip; its name on each ground and the legend where a panel puts it, made the
-    first time a picture needs them. Made while the ruleset's names are spoken
-    (:class:`~agot_adjudicator.render.language.Names`)."""
+    each area's region, the borders, where each area's contents go, its icons and the static
+    part of its tooltip; its name on each ground, its group for each thing it holds and the
+    legend where a panel puts it, made the first time a picture needs them. Made while the
+    ruleset's names are spoken (:class:`~agot_adjudicator.render.language.Names`)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.layout = layout = map_layout(ruleset)
         self.slots = {a: area_slots(layout, ruleset, a, area_label(ruleset.areas[a], a))
                       for a in ruleset.area_ids}
-        self.shapes = {a: "".join(path(ring) for ring in layout.rings[a])
-                       for a in ruleset.area_ids}
+        self.regions = {a: _region(layout, a, ruleset.areas[a],
+                                   "".join(path(ring) for ring in layout.rings[a]))
+                        for a in ruleset.area_ids}
         self.borders = _borders(layout, ruleset)
         self.icons = {}
         for a in ruleset.area_ids:
@@ -558,6 +563,23 @@ class StaticBoard:
         self.facts = {a: _static_facts(ruleset.areas[a]) for a in ruleset.area_ids}
         self._names: dict[tuple[str, str], str] = {}
         self._legends: dict[tuple[float, float, bool], tuple[str, float]] = {}
+        self._areas: dict[tuple[str, str | None, str, str | None, str], str] = {}
+
+    AREAS_KEPT = 4096
+    """At most this many area groups are kept (then the board starts again)."""
+
+    def area(self, area_id: str, here: AreaState, ctrl: str | None, ground: str,
+             order_shown: str | None) -> str:
+        """An area's group (:func:`_area`), drawn once for each thing it is drawn with: what
+        stands in it (every field of ``here``, by its repr), its controller, ground and order
+        shown."""
+        key = (area_id, ctrl, ground, order_shown, repr(here))
+        drawn = self._areas.get(key)
+        if drawn is None:
+            if len(self._areas) >= self.AREAS_KEPT:
+                self._areas.clear()
+            drawn = self._areas[key] = _area(self, area_id, here, ctrl, ground, order_shown)
+        return drawn
 
     def name(self, area_id: str, ground: str) -> str:
         """An area's name on ``ground`` (:func:`_name`)."""
@@ -610,6 +632,8 @@ def _defs() -> str:
 def _drawing(board: StaticBoard, state: GameState, house: str | None, orders: bool,
              play: RoundPlay | None, maker: str | None, provisional: bool, font: str) -> str:
     ruleset, layout, slots = board.ruleset, board.layout, board.slots
+    ctrls = {a: controller(state, ruleset, a) for a in ruleset.area_ids}
+    grounds = {a: _ground(ruleset.areas[a], ctrls[a]) for a in ruleset.area_ids}
     left, top, right, bottom = layout.bounds
     panel_x = right + 24
     panel, panel_bottom = side_panel(board.ruleset, board.legend, state, panel_x, top, house,
@@ -635,12 +659,14 @@ def _drawing(board: StaticBoard, state: GameState, house: str | None, orders: bo
         _defs(),
         _el("rect", [("x", left), ("y", top), ("width", width), ("height", height),
                      ("fill", PAPER)]),
-        _fills(board, state),
+        _fills(board, grounds),
         board.borders,
         "<g id=\"areas\">",
     ]
     for area_id in ruleset.area_ids:
-        out.append(_area(board, state, area_id, house, orders))
+        here = state.area(area_id)
+        out.append(board.area(area_id, here, ctrls[area_id], grounds[area_id],
+                              _order_shown(state, here, house, orders)))
     out.append("</g>")
     arrows, labels = "", ""
     if play is not None:
@@ -648,7 +674,7 @@ def _drawing(board: StaticBoard, state: GameState, house: str | None, orders: bo
     out.append(arrows)
     out.append("<g id=\"names\">")
     for area_id in ruleset.area_ids:
-        out.append(board.name(area_id, _ground(state, ruleset, area_id)))
+        out.append(board.name(area_id, grounds[area_id]))
     out.append("</g>")
     out.append(labels)
     out.append(panel)

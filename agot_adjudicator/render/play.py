@@ -147,8 +147,9 @@ def round_play(events: Sequence[Mapping[str, Any]], round_number: int) -> RoundP
 def battle_board(state: GameState, play: RoundPlay, ruleset: Ruleset) -> GameState:
     """The board the round's battles were fought on: ``state`` (the round's start) with the
     Westeros phase's musters (R3.5) and losses (R3.4, R8.4) applied, its restrictions (R3.9)
-    and the orders as revealed (R4.5, R4.6). ``state`` is not changed."""
-    shown = state.copy()
+    and the orders as revealed (R4.5, R4.6). ``state`` is not changed: the board read from it
+    has areas of its own and shares the rest (a picture only reads it)."""
+    shown = replace(state, areas=dict(state.areas))
     for e in play.events:
         if e.get("phase") != "westeros":
             continue

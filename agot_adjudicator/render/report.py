@@ -46,6 +46,7 @@ from agot_adjudicator.render.language import (
     human,
     option,
     say,
+    say_named,
     sep,
     speaker,
     tr,
@@ -275,7 +276,7 @@ def private_section(private: Private, state: GameState, ruleset: Ruleset,
         r = p.request
         if r.house != h:
             continue
-        questions.append(_item(f"- {r.id}: {say(r.prompt)}"
+        questions.append(_item(f"- {r.id}: {say_named(r.prompt)}"
                                + (tr(" ({reason})", reason=say(p.reason)) if p.reason else "")
                                + (tr(" (asked ahead: you may leave it for when its turn comes)")
                                   if p.ahead else ""), fmt, width))
@@ -395,7 +396,7 @@ def pending_entry(pending: PendingDecision) -> dict[str, Any]:
     """A pending decision as ``pending.yaml`` lists it: keys, ids, options and defaults as
     they are (what the moderator pastes), the prompt and reason in the current language."""
     out = pending.to_dict()
-    out["prompt"] = say(pending.request.prompt)
+    out["prompt"] = say_named(pending.request.prompt)
     if "reason" in out:
         out["reason"] = say(pending.reason)
     return out

@@ -13,7 +13,6 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from typing import cast
 
 from agot_adjudicator.model.ruleset import UNIT_TYPES, Ruleset
 from agot_adjudicator.render.language import sep, speaker, tr
@@ -26,13 +25,17 @@ Box = tuple[float, float, float, float]
 
 
 def _n(value: float) -> str:
-    """A number as SVG text, the same on every platform.
+    """A number as SVG text, the same on every platform: rounded to a tenth, without ``.0``.
 
-    >>> _n(3.0), _n(2.25), _n(-0.5)
-    ('3', '2.2', '-0.5')
+    >>> _n(3.0), _n(2.25), _n(-0.5), _n(-0.04), _n(7)
+    ('3', '2.2', '-0.5', '0', '7')
     """
-    rounded = round(value, 1)
-    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+    if type(value) is int:
+        return str(value)
+    text = f"{value:.1f}"
+    if text.endswith(".0"):
+        return "0" if text == "-0.0" else text[:-2]
+    return text
 
 
 def escape(text: str) -> str:
@@ -65,23 +68,24 @@ _NEEDS_QUOTING = re.compile("[&<>\"'\n\r\t]")
 
 
 def _attrs(attrs: Sequence[tuple[str, object]]) -> str:
+    """Attributes as SVG text: None left out, numbers by :func:`_n` (never quoted), text
+    quoted only when it must be."""
     parts = []
-    needs_quoting = _NEEDS_QUOTING.search
     for key, value in attrs:
         if value is None:
             continue
-        kind = type(value)
-        text: str
-        if kind is str:  # the common kinds first (a picture writes ~12,000 attributes)
-            text = cast(str, value)
-        elif kind is int:
-            text = str(value)
-        elif kind is float or (isinstance(value, int | float) and not isinstance(value, bool)):
-            text = _n(cast(float, value))
+        if type(value) is str:  # the common kinds first (a picture writes ~3,000)
+            parts.append(f" {key}={_q(value)}")
+        elif isinstance(value, int | float) and type(value) is not bool:
+            parts.append(f' {key}="{_n(value)}"')
         else:
-            text = str(value)
-        parts.append(f" {key}={quoteattr(text)}" if needs_quoting(text) else f' {key}="{text}"')
+            parts.append(f" {key}={_q(str(value))}")
     return "".join(parts)
+
+
+def _q(text: str) -> str:
+    """``text`` as a quoted attribute value (through :func:`quoteattr` only when it must be)."""
+    return quoteattr(text) if _NEEDS_QUOTING.search(text) else f'"{text}"'
 
 
 def _el(tag: str, attrs: Sequence[tuple[str, object]], text: str | None = None) -> str:
@@ -97,8 +101,10 @@ INK = "#1a1a1a"
 def _text(x: float, y: float, text: str, size: float = 12, *, anchor: str = "start",
           weight: str | None = None, fill: str = INK,
           extra: Sequence[tuple[str, object]] = ()) -> str:
-    return _el("text", [("x", x), ("y", y), ("font-size", size), ("text-anchor", anchor),
-                        ("font-weight", weight), ("fill", fill), *extra], text)
+    bold = "" if weight is None else f" font-weight={_q(weight)}"
+    return (f"<text x=\"{_n(x)}\" y=\"{_n(y)}\" font-size=\"{_n(size)}\" "
+            f"text-anchor={_q(anchor)}{bold} fill={_q(fill)}{_attrs(extra) if extra else ''}>"
+            f"{escape(text)}</text>")
 
 
 def halo(colour: str, width: float = 3.5) -> tuple[tuple[str, object], ...]:
@@ -123,11 +129,22 @@ def path(points: Sequence[tuple[float, float]], closed: bool = True) -> str:
     if not tenths:
         return ""
     x0, y0 = tenths[0]
-    steps = []
-    for (ax, ay), (bx, by) in itertools.pairwise(tenths):
-        steps.append(f"{_n((bx - ax) / 10)} {_n((by - ay) / 10)}")
-    d = f"M{_n(x0 / 10)} {_n(y0 / 10)}" + ("l" + " ".join(steps) if steps else "")
+    steps = [f"{_tenths(bx - ax)} {_tenths(by - ay)}"
+             for (ax, ay), (bx, by) in itertools.pairwise(tenths)]
+    d = f"M{_tenths(x0)} {_tenths(y0)}" + ("l" + " ".join(steps) if steps else "")
     return d.replace(" -", "-") + ("Z" if closed else "")
+
+
+def _tenths(count: int) -> str:
+    """``count`` tenths as :func:`_n` writes ``count / 10``, without a float.
+
+    >>> [_tenths(t) for t in (0, 30, 25, -5, -10, 1234)]
+    ['0', '3', '2.5', '-0.5', '-1', '123.4']
+    """
+    if count % 10 == 0:  # (a whole number: the map's corners mostly are)
+        return str(count // 10)
+    whole, tenth = divmod(abs(count), 10)
+    return f"-{whole}.{tenth}" if count < 0 else f"{whole}.{tenth}"
 
 
 # --- text measure ----------------------------------------------------------------------------
@@ -153,7 +170,7 @@ def _em_units(text: str, wide: float) -> float:
 
 def _columns(text: str) -> int:
     """Terminal-style columns: 2 for a wide character, 1 for any other."""
-    return sum(2 if _wide(c) else 1 for c in text)
+    return len(text) if text.isascii() else sum(2 if _wide(c) else 1 for c in text)
 
 
 _NARROW = {" ": 0.32, "'": 0.28, ",": 0.32, ".": 0.32, ":": 0.34, ";": 0.34, "i": 0.3,
@@ -172,7 +189,7 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     """
     em = 0.0
     for c in text:
-        if _wide(c):
+        if not c.isascii() and _wide(c):  # (no ASCII character is wide)
             em += 1.0
         elif c in _NARROW:
             em += _NARROW[c]
@@ -200,7 +217,7 @@ def _wrap(text: str, width: int) -> list[str]:
     >>> _wrap("一二三四。五", 8)
     ['一二三四。', '五']
     """
-    if not any(_wide(c) for c in text):
+    if text.isascii() or not any(_wide(c) for c in text):
         lines: list[str] = []
         for word in text.split(" "):
             if lines and len(lines[-1]) + 1 + len(word) <= width:
@@ -276,7 +293,7 @@ def house_letter(house: str) -> str:
     """The letter on a house's badges, shields and tokens: ``S`` for Stark in English, the
     first character of its glossary name in Chinese (史)."""
     names = speaker()
-    if names is not None and house in names.ruleset.words.ids("house"):
+    if names is not None and names.ruleset.words.has("house", house):
         return names.glossary("house", house)[:1]
     return house_style(house)[2]
 
@@ -292,8 +309,9 @@ def badge(x: float, y: float, house: str, size: float = 16) -> str:
     """A house badge: a square in the house colour with its letter, centred on (x, y)."""
     fill, ink, _ = house_style(house)
     half = size / 2
-    return (_el("rect", [("x", x - half), ("y", y - half), ("width", size), ("height", size),
-                         ("rx", 3), ("fill", fill), ("stroke", OUTLINE), ("stroke-width", 1)])
+    return (f"<rect x=\"{_n(x - half)}\" y=\"{_n(y - half)}\" width=\"{_n(size)}\" "
+            f"height=\"{_n(size)}\" rx=\"3\" fill={_q(fill)} stroke=\"{OUTLINE}\" "
+            "stroke-width=\"1\"/>"
             + _text(x, y + size * 0.33, house_letter(house), size * 0.72, anchor="middle",
                     weight="bold", fill=ink))
 
@@ -302,20 +320,19 @@ def unit_glyph(x: float, y: float, unit: str, house: str, routed: bool = False,
                scale: float = 1.0) -> str:
     """Footman: a round pawn; knight: a diamond shield; ship: a hull with a sail. Routed: laid
     down and struck through (R6.10)."""
-    fill = house_style(house)[0]
-    style = [("fill", fill), ("stroke", OUTLINE), ("stroke-width", 1.2)]
+    style = f"fill={_q(house_style(house)[0])} stroke=\"{OUTLINE}\" stroke-width=\"1.2\"/>"
     s = scale
     if unit == "footman":
-        glyph = _el("circle", [("cx", x), ("cy", y), ("r", 5.5 * s), *style])
+        glyph = f"<circle cx=\"{_n(x)}\" cy=\"{_n(y)}\" r=\"{_n(5.5 * s)}\" {style}"
     elif unit == "knight":
-        glyph = _el("path", [("d", f"M{_n(x)} {_n(y - 7 * s)}L{_n(x + 6 * s)} {_n(y)}"
-                                   f"L{_n(x)} {_n(y + 7 * s)}L{_n(x - 6 * s)} {_n(y)}Z"), *style])
+        glyph = (f"<path d=\"M{_n(x)} {_n(y - 7 * s)}L{_n(x + 6 * s)} {_n(y)}"
+                 f"L{_n(x)} {_n(y + 7 * s)}L{_n(x - 6 * s)} {_n(y)}Z\" {style}")
     else:
-        glyph = _el("path", [("d", f"M{_n(x - 7 * s)} {_n(y - 1 * s)}L{_n(x + 7 * s)} "
-                                   f"{_n(y - 1 * s)}L{_n(x + 4 * s)} {_n(y + 5 * s)}"
-                                   f"L{_n(x - 4 * s)} {_n(y + 5 * s)}ZM{_n(x)} {_n(y - 1 * s)}"
-                                   f"L{_n(x)} {_n(y - 8 * s)}L{_n(x + 5 * s)} {_n(y - 3 * s)}"
-                                   f"L{_n(x)} {_n(y - 3 * s)}"), *style])
+        glyph = (f"<path d=\"M{_n(x - 7 * s)} {_n(y - 1 * s)}L{_n(x + 7 * s)} "
+                 f"{_n(y - 1 * s)}L{_n(x + 4 * s)} {_n(y + 5 * s)}"
+                 f"L{_n(x - 4 * s)} {_n(y + 5 * s)}ZM{_n(x)} {_n(y - 1 * s)}"
+                 f"L{_n(x)} {_n(y - 8 * s)}L{_n(x + 5 * s)} {_n(y - 3 * s)}"
+                 f"L{_n(x)} {_n(y - 3 * s)}\" {style}")
     if not routed:
         return glyph
     return (f"<g transform=\"rotate(90 {_n(x)} {_n(y)})\" opacity=\"0.75\">{glyph}</g>"
@@ -444,7 +461,7 @@ def order_label(ruleset: Ruleset, order_id: str) -> str:
 
 def _order_code(ruleset: Ruleset, order_id: str) -> str:
     names = speaker()
-    if names is not None and order_id in names.ruleset.words.ids("order"):
+    if names is not None and names.ruleset.words.has("order", order_id):
         return names.glossary("order", order_id)[:1]
     return ORDER_CODES.get(ruleset.order_tokens[order_id].kind, "?")
 

@@ -41,8 +41,8 @@ from agot_adjudicator.io.ledger import Entry
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.mail import Message, gather, read_message
 from agot_adjudicator.io.mailbody import shown as printable
-from agot_adjudicator.io.mailsecret import secret_words, without_secret
-from agot_adjudicator.io.messages import MESSAGES, Index
+from agot_adjudicator.io.mailsecret import without_secret, without_secret_text
+from agot_adjudicator.io.messages import MESSAGES, Index, stored_sha256
 from agot_adjudicator.io.names import Renamed, ids_from_names
 from agot_adjudicator.io.parts import merged, part_path, parts_of, submission
 from agot_adjudicator.io.players import Players, read_players, secret_matches
@@ -211,18 +211,11 @@ class _Intake:
             else None
 
     def _hide(self, text: str, secret: str | None) -> str:
-        """``text`` (a receipt, a reason) with the message's secret and any house's secret in
-        it replaced (a stray line, a Subject may quote one): printed and kept, never a secret."""
-        found = {secret.encode("utf-8")} if secret else set()
-        test = self._secret_test()
-        if test is not None:
-            found |= secret_words(text.encode("utf-8"), test)
-        found = {v for v in found if v.decode("utf-8", "replace") in text}
-        if not found:
-            return text  # unchanged: a Msg stays a Msg (it translates)
-        for value in sorted(found, key=len, reverse=True):
-            text = text.replace(value.decode("utf-8", "replace"), "[secret removed]")
-        return text
+        """``text`` (a receipt, a reason) with no secret in it, by the rules of the kept copy
+        (:func:`~agot_adjudicator.io.mailsecret.without_secret_text`): a written secret's
+        value, the message's secret and any house's secret (a stray line, a Subject may quote
+        one): printed and kept, never a secret."""
+        return without_secret_text(text, secret, self._secret_test())
 
     def process(self, message: Message) -> Outcome:
         raw = message.incoming.raw
@@ -266,7 +259,8 @@ class _Intake:
             "message_id": message.message_id, "house": house, "verdict": check.verdict,
             "reason": "; ".join(check.reasons) or None, "forged": check.forged or None,
             "round": self.stand.state.round, "stored": stored,
-            "stored_sha256": self._stored_sha256(house) if stored else None,
+            "stored_sha256": stored_sha256(self.stand.house_file(house)) if stored and house
+            else None,
             "taken": list(check.taken) or None, "withdrawn": check.withdrawn or None,
             "ahead": list(check.later) or None,
             "refused": {p: refusal(p, why, self.stand.state.round, self.names)
@@ -376,9 +370,6 @@ class _Intake:
             return check
         return self._judge(check, house)
 
-    def _stored_sha256(self, house: str | None) -> str | None:
-        path = self.stand.house_file(house or "")
-        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
     def _stored(self, house: str) -> tuple[dict[str, Any], Document | None]:
         """The house's stored parts and the file holding them (None: nothing stored)."""
@@ -586,6 +577,15 @@ def owed_lines(stand: Standing, owed: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _carried(check: _Check, index: NameIndex, refused: list[str]) -> list[str]:
+    """The parts a message that was not taken carries, in words, then ``refused`` (the parts
+    it could never have changed); none: no section."""
+    parts = [*check.replaced, *(p for p in check.taken if p not in check.replaced)]
+    return ([tr("your {part}", part=part_words(p, index)) for p in parts]
+            + [tr("the withdrawal of your {part}", part=part_words(p, index))
+               for p in check.withdrawn] + refused)
+
+
 def _receipt(number: int, kept: str | None, digest: str | None, received: datetime.datetime,
              message: Message, check: _Check, stand: Standing, index: NameIndex,
              stored: str | None) -> str:
@@ -623,7 +623,7 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
     house = check.house
     chinese = speaker() is not None
     who = house_name(house) if chinese else house
-    phase = tr(PHASE_TITLES.get(state.phase, state.phase)) if chinese else state.phase
+    phase = tr(PHASE_TITLES.get(stand.phase, stand.phase)) if chinese else stand.phase
     head.insert(len(head) - 1, tr("Game: {game}, round {round}, {phase} phase", game=state.game_id,
                                   round=state.round, phase=phase)
                 + (tr(" (stopped on pending decisions)") if stand.stopped else ""))
@@ -635,10 +635,15 @@ def _receipt(number: int, kept: str | None, digest: str | None, received: dateti
                for p in check.same]
     change += [tr("keeps your {part} for round {round}'s Westeros phase (this round's was "
                   "used)", part=part_words(p, index), round=state.round + 1) for p in check.later]
-    change += [tr("not taken: {why}", why=refusal(p, why, state.round, index))
+    refused = [tr("not taken: {why}", why=refusal(p, why, state.round, index))
                for p, why in check.refused.items()]
-    sections.insert(0, (tr("This message:"), change or [tr("nothing (no orders, bids, plans "
-                                                           "or answers)")]))
+    change += refused
+    if check.verdict == "accepted":
+        sections.insert(0, (tr("This message:"), change or [tr("nothing (no orders, bids, "
+                                                               "plans or answers)")]))
+    else:  # what it carries, not what it did: nothing of it is stored
+        sections.insert(0, (tr("This message carries (none of it is stored):"),
+                            _carried(check, index, refused)))
     if check.verdict == "accepted" and check.merged is not None:
         data = submission({}, check.merged)
         sections.insert(1, (tr("Your submission ({house}) as it stands now, in words:", house=who),

@@ -24,7 +24,13 @@ A pass does, in this order, what a moderator does between two runs:
 
 Every mail the judge sends is recorded after it is sent (at least once: a pass killed between
 the two sends that mail again, with the same Message-ID). Passes are serialised by
-``GAME/judge/.lock``; the commands it calls take the game lock themselves.
+``GAME/judge/.lock``. Every write to the game directory is under the game lock, as every
+command's: the commands it calls take it themselves, and the judge takes it for each of its
+own writes (:func:`~agot_adjudicator.io.judge_mail._fs`, ``players.yaml``) and for the whole
+mail out (``sent.jsonl`` read, mail sent, line appended), so that ``agot send``, ``agot
+inbox``, ``agot adjudicate`` or ``agot players`` run by the moderator at the same time wait.
+The current stop's deadline has one home, ``players.yaml`` (``agot status`` reads it there);
+it has passed only once the clock is later (:func:`~agot_adjudicator.io.clock.past`).
 """
 
 from __future__ import annotations
@@ -41,9 +47,10 @@ from typing import Any
 
 from agot_adjudicator.errors import AgotError, InputError, JudgeFailed, Problem, UsageError
 from agot_adjudicator.io import judge_mail
-from agot_adjudicator.io.clock import parse_utc, utc_text
+from agot_adjudicator.io.clock import parse_utc, past, utc_text
 from agot_adjudicator.io.gamedir import round_dirs
 from agot_adjudicator.io.judge_mail import (
+    JUDGE_DIR,
     SPOOL,
     Journal,
     Mailer,
@@ -60,18 +67,26 @@ from agot_adjudicator.io.judge_settings import (
     JudgeConfig,
     clock,
     password_of,
-    period,
+    period_of,
     read_config,
 )
 from agot_adjudicator.io.ledger import LEDGER
+from agot_adjudicator.io.lock import game_lock
+from agot_adjudicator.io.mail import MAX_MESSAGE_BYTES
 from agot_adjudicator.io.messages import Index
-from agot_adjudicator.io.players import Players, house_of_address, read_players, write_players
+from agot_adjudicator.io.players import (
+    Players,
+    house_of_address,
+    players_path,
+    read_players,
+    write_players,
+)
+from agot_adjudicator.io.safefile import MAX_BYTES, ReadRefused, read_bounded
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.render.i18n import language_of_tag
 from agot_adjudicator.render.language import Names, tr
 from agot_adjudicator.render.mail import MAIL_DIR, MAIL_DOMAIN
 
-JUDGE_DIR = "judge"
 MAX_RUNS = 12
 """Runs in one pass at most (a completed round and the next one's first run are two)."""
 WESTEROS_SUBJECTS = ("/clash_of_kings/", "/wildlings/", "/mustering/", "/supply/")
@@ -111,7 +126,11 @@ def fingerprint(game_dir: str) -> str:
     h = hashlib.sha256(rd.name.encode())
     for path in [*rd.orders(), rd.path / LEDGER]:  # every submission file the run reads
         if path.is_file():
-            h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+            try:  # read as the run reads it (bounded); one it refuses counts by its reason
+                data = read_bounded(path, MAX_BYTES, root=game_dir)
+            except ReadRefused as exc:
+                data = exc.reason.encode()
+            h.update(path.name.encode() + b"\0" + hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
@@ -225,7 +244,10 @@ class Judge:
         assert self.journal is not None
         spool = sorted((self.folder / SPOOL).glob("*.eml"))
         for path in spool:
-            raw = path.read_bytes()
+            try:  # as the intake reads it: a spooled message over the limit is refused there
+                raw = read_bounded(path, MAX_MESSAGE_BYTES)
+            except ReadRefused as exc:
+                raw = exc.reason.encode()
             digest = hashlib.sha256(raw).hexdigest()
             known = self._entry_of(digest)
             if known is None:
@@ -269,8 +291,12 @@ class Judge:
             if house is None:
                 self._unknown(entry)
                 continue
-            receipt = (self.root / "messages" / str(entry.get("receipt"))).read_text(
-                encoding="utf-8")
+            try:
+                receipt = read_bounded(self.root / "messages" / str(entry.get("receipt")),
+                                       root=self.root).decode("utf-8", "replace")
+            except ReadRefused as exc:
+                self._failed(f"message {n}: its receipt cannot be read: {exc}")
+                continue
             with self._speaking(house):
                 subject = tr("agot: receipt for your message {number}", number=n)
             msg = text_mail(subject, receipt, self._msg_id(f"receipt-{n}"),
@@ -354,7 +380,7 @@ class Judge:
             rule = self.config.deadlines.get(stop["kind"])
             deadline = parse_utc(stop["deadline"]) if stop.get("deadline") else None
             if rule is None or deadline is None or rule.then != "defaults" \
-                    or self.now < deadline + rule.grace:
+                    or not past(deadline + rule.grace, self.now):
                 return False
             nmr = tuple(owing)
             why = f"the deadline {stop['deadline']} has passed: defaults for {', '.join(owing)}"
@@ -382,24 +408,27 @@ class Judge:
         return True
 
     def _stop(self, stand: Any) -> dict[str, Any]:
-        """The current stop's record (round, run, kind, since, deadline); a stop not seen before
-        starts its deadline now and writes it to players.yaml for ``agot status``."""
+        """The current stop (round, run, kind, since in ``judge/state.json``) with its deadline
+        from its one home, ``players.yaml``; a stop not seen before starts its deadline now,
+        written there (for ``agot status`` too) before the stop is recorded as seen."""
         key = [stand.state.round, stand.ledger.runs]
         stop = self.state.get("stop") or {}
-        if stop.get("key") == key:
-            return stop
-        kind = stop_kind(stand.pending) if stand.stopped else "orders"
-        rule = self.config.deadlines.get(kind)
-        deadline = utc_text(self.now + rule.period) if rule is not None else None
-        stop = {"key": key, "kind": kind, "since": utc_text(self.now), "deadline": deadline}
-        self.state["stop"] = stop
-        write_state(self.folder, self.state)
-        if self.players.deadline != deadline:
-            # read again: a run of this pass may have recorded the game's language in it
-            self.players = replace(read_players(self.game_dir), deadline=deadline)
-            if self.players.houses or deadline:
-                write_players(self.game_dir, self.players)
-        return stop
+        if stop.get("key") != key:
+            kind = stop_kind(stand.pending) if stand.stopped else "orders"
+            rule = self.config.deadlines.get(kind)
+            deadline = utc_text(self.now + rule.period) if rule is not None else None
+            with game_lock(self.game_dir, reentrant=True):
+                # read again: a run of this pass may have recorded the game's language in it,
+                # and `agot players` may have changed it since the pass began
+                self.players = read_players(self.game_dir)
+                if self.players.deadline != deadline and (
+                        deadline or players_path(self.game_dir).is_file()):
+                    self.players = replace(self.players, deadline=deadline)
+                    write_players(self.game_dir, self.players)
+                stop = {"key": key, "kind": kind, "since": utc_text(self.now)}
+                self.state["stop"] = stop
+                write_state(self.folder, self.state)
+        return {**stop, "deadline": self.players.deadline}
 
     # -- mail of the runs --
 
@@ -424,22 +453,29 @@ class Judge:
 
     def _mail_out(self) -> bool:
         """Send every house message of the rounds since the judge began that is not recorded as
-        sent (``agot send``'s journal); False when SMTP failed."""
+        sent (``agot send``'s journal); False when SMTP failed. Under the game lock from the
+        reading of ``sent.jsonl`` to the last line appended: ``agot send`` run at the same time
+        waits, and no message goes twice."""
+        with game_lock(self.game_dir, reentrant=True):
+            return self._mail_out_locked()
+
+    def _mail_out_locked(self) -> bool:
         from agot_adjudicator.workflow.send import (
             SENT_FILE,
-            _record,
-            _sent_before,
             load_message,
             message_id,
+            record_sent,
+            sent_states,
         )
 
         assert self.mailer is not None
         first = int(self.state.get("first_round", 1))
-        for rd in round_dirs(self.game_dir):
+        rounds = round_dirs(self.game_dir)
+        for rd in rounds:
             folder = rd.path / MAIL_DIR
             if rd.number < first or not folder.is_dir():
                 continue
-            sent = _sent_before(folder / SENT_FILE)
+            sent = sent_states(folder / SENT_FILE)
             for path in sorted(folder.glob("*.eml")):
                 house = path.stem
                 settings = self.players.houses.get(house)
@@ -455,8 +491,7 @@ class Judge:
                 msg_id = message_id(msg)
                 if sent.get((msg_id, settings.address)) == "sent":
                     continue  # else never sent, refused, or maybe sent: again (RUL-P9-4)
-                note = self._note(house) if rd.path == round_dirs(self.game_dir)[-1].path \
-                    else None
+                note = self._note(house) if rd.path == rounds[-1].path else None
                 if note:
                     with_note(msg, note)
                 try:
@@ -464,9 +499,9 @@ class Judge:
                 except JudgeFailed as exc:
                     self._failed(str(exc))
                     return False
-                _record(folder / SENT_FILE, {"time": utc_text(self.now), "house": house,
-                                             "to": settings.address, "message_id": msg_id,
-                                             "state": "sent"})
+                record_sent(folder / SENT_FILE, {"time": utc_text(self.now), "house": house,
+                                                 "to": settings.address, "message_id": msg_id,
+                                                 "state": "sent"})
                 self.out.mailed += 1
                 self.log(f"mailed {rd.name}/{MAIL_DIR}/{house}.eml to {house}")
         return True
@@ -494,7 +529,7 @@ class Judge:
             when = _spoken_time(deadline, self._language(h.house))
             moved = [e for e in self.journal.entries if e.get("event") == "extended"
                      and e.get("deadline") == stop["deadline"]] if self.journal else []
-            if moved and self.now < deadline:
+            if moved and not past(deadline, self.now):
                 key = f"moved:{key_stop}:{stop['deadline']}:{h.house}"
                 address = self.players.houses.get(h.house)
                 if self.journal is not None and not self.journal.done(key) and address \
@@ -510,7 +545,7 @@ class Judge:
                     if not self._send(msg, address.address, key, {"house": h.house}):
                         return
                     self.log(f"mailed the new deadline to {h.house}")
-            if self.now >= deadline:
+            if past(deadline, self.now):
                 kind = "late"
                 with self._speaking(h.house):
                     subject = tr("agot: late: round {round}", round=stand.state.round)
@@ -566,45 +601,47 @@ def control(game_dir: str, ruleset: Ruleset, now: datetime.datetime, *, pause: b
     runs and deadlines, or move the current stop's deadline later by ``extend`` (``12h``).
     Nothing is mailed here: the next pass mails each house still owing the new deadline."""
     read_config(game_dir)
+    by = period_of(extend, "--extend") if extend is not None else None
     folder = Path(game_dir) / JUDGE_DIR
     (folder / SPOOL).mkdir(parents=True, exist_ok=True)
     lines = []
     with pass_lock(folder) as held:
         if not held:
             raise UsageError(f"{game_dir}: a judge pass is running; try again when it ends")
-        state = read_state(folder)
-        journal = Journal(folder)
-        if pause or resume:
-            state["paused"] = bool(pause)
-            write_state(folder, state)
-            journal.add({"time": utc_text(now), "event": "paused" if pause else "resumed"})
-            lines.append("paused: passes take and answer mail, run nothing and apply no deadline"
-                         if pause else "resumed: the next pass runs the round when it can go on")
-        if extend is not None:
-            if not re.fullmatch(r"[0-9]{1,4}[mhd]", extend):
-                raise UsageError(f"--extend {extend[:20]}: expected a period such as 90m, 12h "
-                                 "or 2d")
-            from agot_adjudicator.workflow.standing import standing
-
-            stand = standing(game_dir, ruleset)
-            stop = state.get("stop") or {}
-            if not stand.stopped or stop.get("key") != [stand.state.round, stand.ledger.runs] \
-                    or not stop.get("deadline"):
-                raise UsageError(f"{game_dir}: the round is not stopped on a deadline the judge "
-                                 "set; nothing to extend")
-            later = parse_utc(stop["deadline"])
-            assert later is not None
-            stop["deadline"] = utc_text(later + period(extend))
-            state["stop"] = stop
-            write_state(folder, state)
-            players = read_players(game_dir)
-            write_players(game_dir, replace(players, deadline=stop["deadline"]))
-            journal.add({"time": utc_text(now), "event": "extended", "by": extend,
-                         "deadline": stop["deadline"],
-                         "key": f"extended:{stop['key'][0]}.{stop['key'][1]}:{stop['deadline']}"})
-            lines.append(f"deadline of round {stand.state.round}'s stop moved to "
-                         f"{stop['deadline']}; the next pass mails it to each house still owing")
+        with game_lock(game_dir):  # players.yaml is also written by agot players
+            state = read_state(folder)
+            journal = Journal(folder)
+            if pause or resume:
+                state["paused"] = bool(pause)
+                write_state(folder, state)
+                journal.add({"time": utc_text(now), "event": "paused" if pause else "resumed"})
+                lines.append("paused: passes take and answer mail, run nothing and apply no "
+                             "deadline" if pause else
+                             "resumed: the next pass runs the round when it can go on")
+            if by is not None:
+                lines.append(_extend(game_dir, ruleset, now, state, journal, str(extend), by))
     return lines
+
+
+def _extend(game_dir: str, ruleset: Ruleset, now: datetime.datetime, state: dict[str, Any],
+            journal: Journal, extend: str, by: datetime.timedelta) -> str:
+    """Move the current stop's deadline (its one home, ``players.yaml``) later by ``by``."""
+    from agot_adjudicator.workflow.standing import standing
+
+    stand = standing(game_dir, ruleset)
+    stop = state.get("stop") or {}
+    players = read_players(game_dir)
+    later = parse_utc(players.deadline) if players.deadline else None
+    if not stand.stopped or stop.get("key") != [stand.state.round, stand.ledger.runs] \
+            or later is None:
+        raise UsageError(f"{game_dir}: the round is not stopped on a deadline the judge set; "
+                         "nothing to extend")
+    deadline = utc_text(later + by)
+    write_players(game_dir, replace(players, deadline=deadline))
+    journal.add({"time": utc_text(now), "event": "extended", "by": extend, "deadline": deadline,
+                 "key": f"extended:{stop['key'][0]}.{stop['key'][1]}:{deadline}"})
+    return (f"deadline of round {stand.state.round}'s stop moved to {deadline}; the next pass "
+            "mails it to each house still owing")
 
 
 def finish_commit(game_dir: str) -> str | None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,17 +94,22 @@ def known_hand(ruleset: Ruleset, house: str, size: int, discards: Sequence[str])
     return hand if len(hand) == size else None
 
 
-def board_state(data: dict[str, Any], ruleset: Ruleset, decks: dict[str, list[str]] | None = None,
-                seed: int = 0) -> GameState | None:
-    """A :class:`GameState` for the engine from a view's board: the stand-in ``seed`` (never
-    the game's), ``decks`` (default: none), the other houses' hands as :func:`known_hand`
-    tells them; None when a hand cannot be told."""
+def _stand_in(data: dict[str, Any], decks: dict[str, list[str]] | None,
+              seed: int) -> dict[str, Any]:
+    """A view's board as a state's layout (a copy): the stand-in ``seed`` (never the game's),
+    ``decks`` (default: none); the other houses' hands still their sizes."""
     full = json.loads(json.dumps(data))
     full["format"] = f"agot-state/{STATE_VERSION}"
-    full["game"] = {"id": data["game"]["id"], "seed": seed}
+    full["game"] = {"id": str(data["game"]["id"]), "seed": seed}
     full["westeros"] = {"shuffles": data["westeros"]["shuffles"],
                         "revealed": data["westeros"].get("revealed", {}),
                         "decks": {d: list((decks or {}).get(d, [])) for d in DECKS}}
+    return full
+
+
+def _known_hands(full: dict[str, Any], ruleset: Ruleset) -> GameState | None:
+    """The state of a :func:`_stand_in` layout, each hand given by its size as
+    :func:`known_hand` tells it; None when a hand cannot be told."""
     for name, kept in full["houses"].items():
         if isinstance(kept["hand"], int):
             hand = known_hand(ruleset, name, kept["hand"], kept.get("discards", []))
@@ -112,6 +117,14 @@ def board_state(data: dict[str, Any], ruleset: Ruleset, decks: dict[str, list[st
                 return None
             kept["hand"] = hand
     return GameState.from_dict(full)
+
+
+def board_state(data: dict[str, Any], ruleset: Ruleset, decks: dict[str, list[str]] | None = None,
+                seed: int = 0) -> GameState | None:
+    """A :class:`GameState` for the engine from a view's board: the stand-in ``seed`` (never
+    the game's), ``decks`` (default: none), the other houses' hands as :func:`known_hand`
+    tells them; None when a hand cannot be told."""
+    return _known_hands(_stand_in(data, decks, seed), ruleset)
 
 
 @dataclass
@@ -298,9 +311,8 @@ def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
         "house": house,
         "round": start.round,
         "ruleset": {"name": start.ruleset_name, "sha256": start.ruleset_sha256},
-        "source": {"state_sha256": stop.start_sha256, "board_sha256": stop.board_sha256,
-                   "run": stop.ledger.runs, "phase": board.phase,
-                   "provisional": stop.provisional},
+        "source": stop_source(stop.start_sha256, stop.board_sha256, stop.ledger.runs,
+                              board.phase, stop.provisional),
         "board": house_board(board, ruleset, house),
         "start": house_board(start, ruleset, house),
         "replay": None if replay is None else house_board(replay, ruleset, house),
@@ -314,15 +326,31 @@ def view_of(stop: Stop, house: str, stored: dict[str, Any] | None,
     return data
 
 
+def stop_source(state_sha256: str, board_sha256: str, runs: int, phase: str,
+                provisional: bool) -> dict[str, Any]:
+    """A view's ``source``, what identifies the stop it shows: the SHA-256 of the round's
+    state and of the board as it stands, the committed runs, the board's phase and whether
+    the board is provisional (``now.yaml``)."""
+    return {"state_sha256": state_sha256, "board_sha256": board_sha256, "run": runs,
+            "phase": phase, "provisional": provisional}
+
+
 def view_data(game_dir: str, house: str, ruleset: Ruleset) -> dict[str, Any]:
-    """The house view of ``house`` at the current stop of ``game_dir``."""
+    """The house view of ``house`` at the current stop of ``game_dir``: the round's state as
+    :func:`~agot_adjudicator.workflow.standing.standing` checks it, the board as it stands
+    as :func:`~agot_adjudicator.workflow.present.load_board` checks it (a stale ``now.yaml``
+    is refused)."""
+    from agot_adjudicator.workflow.present import load_board
+
     stand = standing(game_dir, ruleset)
     if house not in stand.state.houses:
         raise UsageError(f"--house {house}: not a house in play "
                          f"({', '.join(stand.state.order_of_play())})")
     now = board_now(game_dir)
-    board_doc = read_yaml(str(now.path))
-    board = GameState.from_dict({k: v for k, v in board_doc.data.items() if k != "provisional"})
+    board_doc, board = stand.state_doc, stand.state
+    if now.provisional:
+        shown = load_board(now.path, ruleset, now=now, state_sha256=stand.state_doc.sha256)
+        board_doc, board = shown.doc, shown.state
     stop = Stop(stand.state, stand.state_doc.sha256, stand.ledger, stand.pending, board,
                 board_doc.sha256, now.provisional)
     stored_path = stand.house_file(house)
@@ -382,10 +410,10 @@ def is_view(doc: Document) -> bool:
     return isinstance(fmt, str) and fmt.startswith("agot-view/")
 
 
-def load_view(path: str, ruleset: Ruleset) -> View:
-    """Read a house view: safe YAML, its schema, its hash (a view edited by hand is refused,
-    RUL-P8-9), then its boards."""
-    doc = read_yaml(path)
+def load_view(path: str | Document, ruleset: Ruleset) -> View:
+    """Read a house view (a path, or the view's document when read already): safe YAML, its
+    schema, its hash (a view edited by hand is refused, RUL-P8-9), then its boards."""
+    doc = read_yaml(path) if isinstance(path, str) else path
     problems = schema_problems(doc, "view")
     if problems:
         raise MalformedInput(problems)
@@ -417,22 +445,19 @@ def _checked_board(doc: Document, key: str, ruleset: Ruleset,
                    decks: dict[str, list[str]] | None, seed: int = 0) -> GameState:
     """A view's board as a state, checked against the state schema first (a view whose
     hash fits but whose board is no state is refused, located at the board)."""
-    data = doc.data[key]
-    hands = {h: v.get("hand") for h, v in (data.get("houses") or {}).items()
-             if isinstance(v, dict)}
-    full = json.loads(json.dumps(data))
-    full.update({"format": f"agot-state/{STATE_VERSION}", "game": {"id": str(data["game"]["id"]), "seed": 0},
-                 "westeros": {"shuffles": data["westeros"]["shuffles"],
-                              "revealed": data["westeros"].get("revealed", {}),
-                              "decks": {d: list((decks or {}).get(d, [])) for d in DECKS}}})
-    for name, hand in hands.items():
-        if isinstance(hand, int):
-            full["houses"][name]["hand"] = []
+    full = _stand_in(doc.data[key], decks, seed)
+    houses = full.get("houses")
+    sizes = {h: v["hand"] for h, v in (houses.items() if isinstance(houses, dict) else ())
+             if isinstance(v, dict) and isinstance(v.get("hand"), int)}
+    for name in sizes:  # a hand's size stands for the cards, for the schema
+        full["houses"][name]["hand"] = []
     problems = schema_problems(Document(doc.name, full, doc.sha256), "state")
     if problems:
         raise MalformedInput([doc.problem([key], Msg("{path}: {message}", path=p.path,
                                                      message=p.message)) for p in problems])
-    state = board_state(data, ruleset, decks, seed)
+    for name, size in sizes.items():
+        full["houses"][name]["hand"] = size
+    state = _known_hands(full, ruleset)
     if state is None:
         raise IllegalInput([doc.problem([key, "houses"], Msg(
             "a hand size does not match the cards out of the discards"))])
@@ -445,6 +470,7 @@ def view_standing(view: View) -> Standing:
                      view.ledger, view.pending, [])
     stand.run_from = view.replay
     stand.forced = view.forced
+    stand.stopped_in = view.board.phase if view.pending else None
     return stand
 
 
@@ -459,13 +485,15 @@ class KitCheck:
 
 
 def check_with_view(view: View, paths: Sequence[str], ruleset: Ruleset,
-                    names: NameIndex | None) -> KitCheck:
+                    names: NameIndex | None,
+                    read: Callable[[str], Document] = read_yaml) -> KitCheck:
     """Each order file checked against ``view`` as ``agot inbox`` checks it as a message of the
     view's house (RUL-P8-8): names read as ids (RUL-P8-2), merged over the house's stored
     submission, the one verdict. A file of another house, or of another round than the
-    view's, is refused at its ``house:`` or ``round:`` (RUL-P8-9)."""
+    view's, is refused at its ``house:`` or ``round:`` (RUL-P8-9). ``read``: how a file is
+    read (the command's own reader, so that it is read once)."""
     notes: list[Problem] = []
-    given, load_problems = read_submissions(list(paths), names, notes)
+    given, load_problems = read_submissions(list(paths), names, notes, read=read)
     wrong: list[Problem] = []
     kept: list[Document] = []
     for doc in given:
@@ -486,35 +514,60 @@ def check_with_view(view: View, paths: Sequence[str], ruleset: Ruleset,
     stored = None
     if view.stored is not None:
         stored = Document(f"{view.house}.yaml (stored)", view.stored, "")
-    if view.replay is None and (view.pending or view.ledger.entries):
+    offline = view.replay is not None or not (view.pending or view.ledger.entries)
+    if not offline:  # no replay to the stop: the board and the questions only
         stand.ledger = Ledger(view.round)
         stand.pending = []
-        out = check_given(stand, kept, load_problems, ruleset, lambda house: stored)
-        out.problems[:0] = wrong
-        return KitCheck(out, notes, offline=False)
     out = check_given(stand, kept, load_problems, ruleset, lambda house: stored)
     out.problems[:0] = wrong
-    return KitCheck(out, notes)
+    return KitCheck(out, notes, offline)
 
 
-def judge_view_problems(game_dir: str, view: View, ruleset: Ruleset) -> list[Problem]:
-    """A view checked against the game directory it came from: of its house's current stop,
-    else stale, naming both stops (RUL-P8-9)."""
-    current = view_data(game_dir, view.house, ruleset)
-    if current["source"] == view.source and current["round"] == view.round:
+def current_source(game_dir: str) -> tuple[int, dict[str, Any]]:
+    """The round and the ``source`` (:func:`stop_source`) of a view of the current stop of
+    ``game_dir``, from what identifies the stop alone (no view is built): the round's
+    ``state.yaml`` and the board as it stands, each read once and checked against its schema,
+    a stale ``now.yaml`` refused as every reader of the board refuses it
+    (:func:`~agot_adjudicator.workflow.present.stale_board`), and the ledger's runs."""
+    from agot_adjudicator.io.ledger import read_ledger
+    from agot_adjudicator.workflow.present import stale_board
+
+    now = board_now(game_dir)
+    state_doc = read_yaml(str(now.round.state))
+    board_doc = read_yaml(str(now.path)) if now.provisional else state_doc
+    problems = schema_problems(state_doc, "state")
+    if board_doc is not state_doc:
+        problems += schema_problems(board_doc, "state")
+    if problems:
+        raise MalformedInput(problems)
+    problems = stale_board(board_doc, now, state_doc.sha256)
+    if problems:
+        raise IllegalInput(problems)
+    round_number = state_doc.data["round"]
+    runs = read_ledger(now.round, round_number).runs
+    return round_number, stop_source(state_doc.sha256, board_doc.sha256, runs,
+                                     board_doc.data["phase"], now.provisional)
+
+
+def judge_view_problems(game_dir: str, view: View) -> list[Problem]:
+    """A view checked against the game directory it came from: of the current stop (its
+    round and :func:`current_source`), else stale, naming both stops (RUL-P8-9)."""
+    round_number, source = current_source(game_dir)
+    if source == view.source and round_number == view.round:
         return []
-    now = stop_words(current["round"], current["source"])
+    now = stop_words(round_number, source)
     return [view.doc.problem(["source"], Msg(
         "this view is stale: it shows {was}, the judge's board is {now}; check against the "
         "view of the latest mail", was=view.stop_words(), now=now))]
 
 
-def read_view_or_none(path: str) -> Document | None:
-    """The file as a document if it says it is a house view, else None (unreadable: None)."""
+def read_view_or_none(path: str, read: Callable[[str], Document] | None = None) -> Document | None:
+    """The file as a document if it says it is a house view, else None (unreadable: None);
+    ``read``: how the file is read (default :func:`read_yaml`)."""
     if not Path(path).is_file():
         return None
     try:
-        doc = read_yaml(path)
+        doc = (read or read_yaml)(path)
     except InputError:
         return None
     return doc if is_view(doc) else None

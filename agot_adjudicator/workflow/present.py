@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agot_adjudicator.engine.setup import new_game
 from agot_adjudicator.errors import IllegalInput, InputError, MalformedInput, Problem, UsageError
@@ -18,9 +18,10 @@ from agot_adjudicator.io.writing import dump_yaml
 from agot_adjudicator.model.naming import suggest
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import STATE_VERSION, GameState
-from agot_adjudicator.render.diff import Change, diff_states
-from agot_adjudicator.render.template import order_template
 from agot_adjudicator.workflow.validate import load_state_lenient, read_yaml
+
+if TYPE_CHECKING:  # the diff and the template are imported by the commands that use them
+    from agot_adjudicator.render.diff import Change
 
 STATE_HEADERS = {
     version: (f"agot game state (agot-state/{version}): the moderator's file; it holds the seed\n"
@@ -38,6 +39,8 @@ PROVISIONAL_HEADER = (
 
 def diff_files(a_path: str, b_path: str, ruleset: Ruleset) -> tuple[list[Change], list[Problem]]:
     """The differences between two state files, and the rule problems found in them (warnings)."""
+    from agot_adjudicator.render.diff import diff_states
+
     loaded, problems, warnings = [], [], []
     for path in (a_path, b_path):
         try:
@@ -72,6 +75,8 @@ def template_text(board: Board, house: str, ruleset: Ruleset, schema_ref: str,
 
         kept = read_players(game_dir).houses.get(house)
         secret = kept is not None and kept.secret_sha256 is not None
+    from agot_adjudicator.render.template import order_template
+
     return order_template(state, ruleset, house, schema_ref, check, secret, lang)
 
 
@@ -82,6 +87,8 @@ def view_template_text(view: Any, ruleset: Ruleset, schema_ref: str, lang: str =
     if state.phase == "ended":
         raise IllegalInput([view.doc.problem(["board", "phase"], f"the game has ended (round "
                                              f"{state.round}): there is nothing to submit")])
+    from agot_adjudicator.render.template import order_template
+
     return order_template(state, ruleset, view.house, schema_ref,
                           "agot validate VIEW THIS_FILE", True, lang)
 
@@ -135,13 +142,34 @@ class Board:
     """What the moderator should know (said on stderr): where the board comes from."""
 
 
-def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = None) -> Board:
+def stale_board(doc: Document, now: BoardNow, state_sha256: str | None = None) -> list[Problem]:
+    """The problem of a provisional board (``now.yaml``) written from another state than the
+    round's ``state.yaml`` (changed by hand since the stop): stale; none for a board that is
+    no provisional one. ``state_sha256``: the SHA-256 of ``state.yaml`` when already read.
+    Every reader of the board as it stands checks it here (:func:`load_board`, the house
+    views of :mod:`~agot_adjudicator.workflow.kit`)."""
+    mark = doc.data.get("provisional")
+    if not isinstance(mark, dict):
+        return []
+    if state_sha256 is None:
+        state_sha256 = read_yaml(str(now.round.state)).sha256
+    if state_sha256 == mark.get("state_in"):
+        return []
+    return [doc.problem(["provisional", "state_in"], (
+        f"stale: written from a state of sha256 {str(mark.get('state_in'))[:12]}…, but "
+        f"{now.round.state} is {state_sha256[:12]}… now; run `agot adjudicate --game "
+        f"{now.round.path.parent}` again to write the board as it stands"))]
+
+
+def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = None,
+               state_sha256: str | None = None) -> Board:
     """Load a state to view: a round's state, or a provisional one (round-NN/now.yaml).
 
     A provisional state passes the schema and the rule checks of a state as a stop may leave
     it (``state_problems(provisional=True)``: caught mid-step). With ``now`` (``--game``), a
     provisional state must come from the round's current state.yaml, else it is stale
-    (state.yaml changed by hand since the stop) and refused (:class:`IllegalInput`).
+    (:func:`stale_board`) and refused (:class:`IllegalInput`); ``state_sha256``: that
+    state.yaml's SHA-256 when the caller has read it.
     """
     doc = read_yaml(str(path))
     problems = schema_problems(doc, "state")
@@ -156,12 +184,9 @@ def load_board(path: str | Path, ruleset: Ruleset, *, now: BoardNow | None = Non
     notes = [f"{path}: provisional: the board as far as the stopped run got ({mark['stopped']} "
              f"phase of round {doc.data['round']}; pending: {', '.join(mark['pending'])})"]
     if now is not None:
-        source = read_yaml(str(now.round.state))
-        if source.sha256 != mark["state_in"]:
-            raise IllegalInput([doc.problem(["provisional", "state_in"], (
-                f"stale: written from a state of sha256 {mark['state_in'][:12]}…, but "
-                f"{now.round.state} is {source.sha256[:12]}… now; run `agot adjudicate --game "
-                f"{now.round.path.parent}` again to write the board as it stands"))])
+        stale = stale_board(doc, now, state_sha256)
+        if stale:
+            raise IllegalInput(stale)
     problems = state_problems(doc, ruleset, provisional=True)
     if problems:
         raise IllegalInput(problems)

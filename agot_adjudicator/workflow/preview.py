@@ -5,28 +5,31 @@ The round is run on scratch copies from the view's replay board (the board the c
 starts from, :mod:`~agot_adjudicator.workflow.kit`), with what the committed runs resolved,
 the house's own orders and plans, the others' guessed orders and plans (``--assume``), and
 the documented default for everything else (P2). Each battle it meets (R6), and that no
-committed run has fought yet, is shown with
-both sides' strength before house cards — units, the March or Defense order, and each
-Support that counts (R6.2, R6.3) — and then fought again for every pair of house cards the
-two sides hold (their hands as the view tells them: the house's own, the others' cards out
-of their discards), the card texts applied as the engine applies them (R6.4, R6.6). Only the
-view and the files given are read; nothing is written.
+committed run has fought yet, is shown with both sides' strength before house cards —
+units, the March or Defense order, and each Support that counts (R6.2, R6.3), as the engine
+tells them when it asks for the cards (the question's ``facts``, from the same run stopped
+there) — and then fought again for every pair of house cards the engine offers the two
+sides (their hands as the view tells them: the house's own, the others' cards out of their
+discards), under the engine's decision ids, the card texts applied as the engine applies
+them (R6.4, R6.6). Only the view and the files given are read; nothing is written.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer
-from agot_adjudicator.engine.round import resolve
+from agot_adjudicator.engine.decisions import AnswerError, GivenAnswer, Request
+from agot_adjudicator.engine.round import Result, event_key, resolve
 from agot_adjudicator.errors import IllegalInput, Problem, UsageError
+from agot_adjudicator.io.reading import Document
 from agot_adjudicator.io.submissions import collect
 from agot_adjudicator.model.naming import name_index
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
 from agot_adjudicator.render.language import Names, house, sep, tr
 from agot_adjudicator.workflow.kit import View, check_with_view
-from agot_adjudicator.workflow.validate import engine_inputs, read_submissions
+from agot_adjudicator.workflow.validate import engine_inputs, read_submissions, read_yaml
 
 MAX_BATTLES = 12
 """At most this many battles are previewed (each is fought once per pair of house cards)."""
@@ -45,23 +48,61 @@ def _start(view: View) -> GameState:
                      "no preview")
 
 
-def _run(view: View, ruleset: Ruleset, inputs: Any, answers: dict[str, GivenAnswer]) -> Any:
+def _read_once() -> Callable[[str], Document]:
+    """A reader that reads each file once (the orders file is checked, then run)."""
+    read: dict[str, Document] = {}
+
+    def reader(path: str) -> Document:
+        if path not in read:
+            read[path] = read_yaml(path)
+        return read[path]
+    return reader
+
+
+def _run(view: View, ruleset: Ruleset, inputs: Any, answers: dict[str, GivenAnswer],
+         horizon: frozenset[str] | None = None) -> Result:
     recorded = {e.id: e.value for e in view.ledger.entries}
-    return resolve(ruleset, _start(view), inputs, answers, defaults=True, recorded=recorded)
+    return resolve(ruleset, _start(view), inputs, answers, defaults=True, recorded=recorded,
+                   horizon=horizon)
+
+
+def _card_questions(view: View, ruleset: Ruleset, inputs: Any,
+                    base: Result) -> list[list[Request] | None]:
+    """Per battle of the run ``base``, in order: its two house card questions as the engine
+    asks them (their ids, the hands they offer, each side's strength before cards in their
+    ``facts``), from the same run stopped just before them; None for a battle a committed run
+    fought."""
+    fought_already = {e.id for e in view.ledger.entries}
+    out: list[list[Request] | None] = []
+    resolved = base.resolved
+    for n, step in enumerate(resolved):
+        if step.kind != "house_card" or (n and resolved[n - 1].kind == "house_card"
+                                         and event_key(resolved[n - 1].id) == event_key(step.id)):
+            continue  # not the first of a battle's two house cards (asked together)
+        if len(out) == MAX_BATTLES:
+            break
+        if step.id in fought_already:
+            out.append(None)
+            continue
+        stopped = _run(view, ruleset, inputs, {}, frozenset(r.id for r in resolved[:n]))
+        out.append([p.request for p in stopped.pending if p.request.kind == "house_card"])
+    return out
 
 
 def battles(view: View, orders_path: str, assume: str | None,
             ruleset: Ruleset) -> list[dict[str, Any]]:
-    """Each battle the orders lead to: the ``battle`` event of the run with defaults, and the
-    outcome for every pair of house cards (``pairs``: attacker's card, defender's card →
-    winner and totals)."""
+    """Each battle the orders lead to: the ``battle`` event of the run with defaults, both
+    sides' strength before cards (``before``, by role, as the engine tells it when it asks
+    for the cards), and the outcome for every pair of house cards the engine offers
+    (``pairs``: attacker's card, defender's card → winner and totals)."""
     names = name_index(ruleset)
-    checked = check_with_view(view, [orders_path], ruleset, names)
+    read = _read_once()
+    checked = check_with_view(view, [orders_path], ruleset, names, read)
     mine = [p for p in checked.verdict.problems if p.file == orders_path]
     if mine:
         raise IllegalInput(mine)
     paths = [orders_path, *([assume] if assume else [])]
-    docs, problems = read_submissions(paths, names, [])
+    docs, problems = read_submissions(paths, names, [], read=read)
     if problems:
         raise IllegalInput(problems)
     subs, problems = collect(docs, view.start, ruleset)
@@ -70,22 +111,21 @@ def battles(view: View, orders_path: str, assume: str | None,
     inputs, _ = engine_inputs(subs)
     try:
         base = _run(view, ruleset, inputs, {})
+        questions = _card_questions(view, ruleset, inputs, base)
     except AnswerError as exc:
         raise IllegalInput(exc.problems) from None
     out = []
-    fought_already = {e.id for e in view.ledger.entries}
-    for event in [e for e in base.events if e["type"] == "battle"][:MAX_BATTLES]:
-        data = event
-        key = f"r{view.round}/march@{data['origin']}"
-        attacker, defender = data["attacker"], data["defender"]
-        if f"{key}/house_card/{attacker}" in fought_already:
+    fights = [e for e in base.events if e["type"] == "battle"]
+    for data, asked in zip(fights, questions, strict=False):
+        if asked is None:
             continue  # fought by a committed run: the report tells how
-        hands = {h: _hand(view, h) for h in (attacker, defender)}
+        by_house = {r.house: r for r in asked}
+        attacker, defender = by_house[data["attacker"]], by_house[data["defender"]]
         pairs = []
-        for a in hands[attacker]:
-            for d in hands[defender]:
-                given = {f"{key}/house_card/{attacker}": GivenAnswer(a, None, _scratch_answer),
-                         f"{key}/house_card/{defender}": GivenAnswer(d, None, _scratch_answer)}
+        for a in attacker.options:
+            for d in defender.options:
+                given = {attacker.id: GivenAnswer(a, None, _scratch_answer),
+                         defender.id: GivenAnswer(d, None, _scratch_answer)}
                 try:
                     run = _run(view, ruleset, inputs, given)
                 except AnswerError:
@@ -96,23 +136,18 @@ def battles(view: View, orders_path: str, assume: str | None,
                     pairs.append({"attacker_card": a, "defender_card": d,
                                   "winner": fought[0]["winner"],
                                   "totals": fought[0]["totals"]})
-        out.append({"event": data, "pairs": pairs})
+        out.append({"event": data, "before": attacker.facts, "pairs": pairs})
     return out
 
 
-def _hand(view: View, house: str) -> list[str]:
-    return list(view.board.houses[house].hand) if house in view.board.houses else []
-
-
 def _side_words(side: dict[str, Any], names: Names) -> str:
+    """One side's strength before cards (the engine's breakdown, R6.3) in words."""
     order = side.get("order") or {}
     supports = [tr("{area} ({house}) +{strength}", area=names.area(s["area"]),
                    house=house(s["house"]), strength=s["strength"])
                 for s in side.get("support") or []]
-    before = (side["units_strength"] + (order.get("bonus") or 0)
-              + sum(s["strength"] for s in side.get("support") or []))
     return tr("{house} {before}: units {units}, order {bonus:+d}, support {support}",
-              house=house(side["house"]), before=before, units=side["units_strength"],
+              house=house(side["house"]), before=side["total"], units=side["units_strength"],
               bonus=order.get("bonus") or 0,
               support=sep().join(supports) if supports else tr("none"))
 
@@ -135,7 +170,7 @@ def preview_text(view: View, orders_path: str, assume: str | None, ruleset: Rule
                             origin=names.area(e["origin"]), defender=dfd))
             lines.append("  " + tr("Before house cards (R6.3):"))
             for role in ("attacker", "defender"):
-                lines.append("    " + _side_words(e["sides"][role], names))
+                lines.append("    " + _side_words(battle["before"][role], names))
             lines.append("  " + tr("For each pair of house cards ({attacker}'s, {defender}'s): "
                                    "the winner and the totals (R6.4).", attacker=att,
                                    defender=dfd))

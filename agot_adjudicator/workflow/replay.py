@@ -36,7 +36,7 @@ from agot_adjudicator.io.gamedir import RoundDir, round_dir_name, round_dirs
 from agot_adjudicator.io.ledger import LEDGER, Ledger, read_ledger
 from agot_adjudicator.io.reading import load_yaml
 from agot_adjudicator.io.recorded import RecordedFiles
-from agot_adjudicator.io.rulesets import named_ruleset
+from agot_adjudicator.io.rulesets import from_package, named_ruleset
 from agot_adjudicator.io.safefile import ReadRefused, escaping_links, read_bounded
 from agot_adjudicator.io.stored import (
     AHEAD,
@@ -224,12 +224,12 @@ def _raw(rd: RoundDir | None, files: RecordedFiles) -> Any:
 
 def _named_ruleset(data: Any, in_use: Ruleset, game_dir: str | Path | None,
                    keys: tuple[str, ...] = ("ruleset",)) -> Ruleset:
-    """The ruleset a recorded state names (``in_use`` first), or ``in_use`` if none fits
-    (adjudicating then says the state names an unknown ruleset)."""
+    """The ruleset a recorded state names, ``--ruleset DIR`` first, else as ``adjudicate --game``
+    finds it (the game's differing copy before the package's), else ``in_use``."""
     named = data
     for key in keys:
         named = named.get(key) if isinstance(named, dict) else None
-    return named_ruleset(named, game_dir, extra=in_use) or in_use
+    return named_ruleset(named, game_dir, None if from_package(in_use) else in_use) or in_use
 
 
 def _merge_problems(rd: RoundDir, run: Any) -> list[str]:

@@ -14,10 +14,7 @@ game directory lock.
 
 from __future__ import annotations
 
-import json
-import os
 import smtplib
-import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import AgotError, ExitCode, UsageError, escaped
+from agot_adjudicator.io import smtp as smtp_session
 from agot_adjudicator.io.clock import utc_text
 from agot_adjudicator.io.gamedir import RoundDir, round_dirs
+from agot_adjudicator.io.jsonl import append_jsonl, read_jsonl
 from agot_adjudicator.io.lock import game_lock
 from agot_adjudicator.io.players import Players, read_players
 from agot_adjudicator.io.safefile import ReadRefused, read_bounded
@@ -105,34 +104,28 @@ def message_id(msg: EmailMessage) -> str:
     return str(msg["Message-ID"]).strip()
 
 
-def _sent_before(path: Path) -> dict[tuple[str, str], str]:
+SENT_LIMIT = 64 * 1024 * 1024
+"""``sent.jsonl`` is read up to this size (64 MiB)."""
+
+
+def sent_states(path: Path) -> dict[tuple[str, str], str]:
     """(Message-ID, address) -> the last state ``sent.jsonl`` records for it: ``sent`` (a line
     without ``state``, as agot 0.3 wrote them, is one), ``sending`` (recorded before the
     message was given to the server, nothing after: the run was killed or the connection lost,
     it may have been delivered), ``unknown`` (the connection failed while the server was
     taking it) or ``failed`` (the server refused it: not delivered). Unreadable lines are
-    ignored."""
-    if not path.is_file():
-        return {}
-    done: dict[tuple[str, str], str] = {}
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict):
-            done[(str(entry.get("message_id")).strip(), str(entry.get("to")))] = \
-                str(entry.get("state", "sent"))
-    return done
-
-
-def _record(path: Path, entry: dict[str, Any]) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+    ignored (:func:`~agot_adjudicator.io.jsonl.read_jsonl`)."""
     try:
-        os.write(fd, (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        entries = read_jsonl(path, SENT_LIMIT)
+    except ReadRefused as exc:
+        raise UsageError(f"{path}: {exc.reason}") from None
+    return {(str(e.get("message_id")).strip(), str(e.get("to"))): str(e.get("state", "sent"))
+            for e in entries}
+
+
+def record_sent(path: Path, entry: dict[str, Any]) -> None:
+    """One line of ``sent.jsonl`` (the caller holds the game lock)."""
+    append_jsonl(path, entry)
 
 
 def load_message(path: Path, root: Path) -> EmailMessage:
@@ -146,35 +139,13 @@ def load_message(path: Path, root: Path) -> EmailMessage:
     return msg
 
 
-TIMEOUT = 60.0
-"""Seconds an SMTP connection waits for the server before it gives up (tests shorten it)."""
-
-
 def connect(server: Server) -> smtplib.SMTP:
-    """An SMTP session: EHLO, STARTTLS when asked (refused if the server does not offer it),
-    login when a user is given."""
-    try:
-        smtp = smtplib.SMTP(server.host, server.port, timeout=TIMEOUT)
-    except OSError as exc:
-        raise UsageError(f"--smtp {server.host}:{server.port}: cannot connect "
-                         f"({exc.strerror or exc})") from None
-    try:
-        smtp.ehlo()
-        if server.starttls:
-            if not smtp.has_extn("starttls"):
-                raise UsageError(f"--starttls: {server.host}:{server.port} does not offer "
-                                 "STARTTLS; nothing was sent")
-            smtp.starttls(context=ssl.create_default_context())
-            smtp.ehlo()
-        if server.user is not None:
-            smtp.login(server.user, server.password or "")
-    except (smtplib.SMTPException, OSError) as exc:
-        smtp.close()
-        raise UsageError(f"--smtp {server.host}:{server.port}: {exc}; nothing was sent") from None
-    except UsageError:
-        smtp.close()
-        raise
-    return smtp
+    """An SMTP session (:func:`agot_adjudicator.io.smtp.connect`): EHLO, STARTTLS when asked
+    (refused if the server does not offer it), login when a user is given."""
+    return smtp_session.connect(server.host, server.port,
+                                security="starttls" if server.starttls else "none",
+                                user=server.user, password=server.password,
+                                label=f"--smtp {server.host}:{server.port}")
 
 
 def _address(players: Players, house: str, msg: EmailMessage) -> str | None:
@@ -194,7 +165,7 @@ def _unsent_before(game_dir: str, rd: RoundDir, players: Players) -> list[str]:
     if not earlier or not (earlier[0].path / MAIL_DIR).is_dir():
         return []
     folder = earlier[0].path / MAIL_DIR
-    done = _sent_before(folder / SENT_FILE)
+    done = sent_states(folder / SENT_FILE)
     waiting = []
     for path in sorted(folder.glob("*.eml")):
         msg = load_message(path, Path(game_dir))
@@ -223,7 +194,7 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                                  f"({', '.join(names)})")
         chosen = [h for h in names if not houses or h in houses]
         sent_log = folder / SENT_FILE
-        done = _sent_before(sent_log)
+        done = sent_states(sent_log)
         out = Outcome(rd.name)
         if number is None:
             out.lines += _unsent_before(game_dir, rd, players)
@@ -266,26 +237,23 @@ def send_round(game_dir: str, server: Server | None, sender: str | None, *,
                     msg["Date"] = formatdate(now.timestamp(), usegmt=True)
                     entry = {"time": utc_text(now), "house": h, "to": address,
                              "message_id": message_id(msg)}
-                    _record(sent_log, {**entry, "state": "sending"})  # at most once
+                    record_sent(sent_log, {**entry, "state": "sending"})  # at most once
                     try:
                         smtp.send_message(msg, from_addr=sender, to_addrs=[address])
                     except (smtplib.SMTPServerDisconnected, OSError) as exc:
-                        _record(sent_log, {**entry, "state": "unknown"})
+                        record_sent(sent_log, {**entry, "state": "unknown"})
                         out.failed.append(h)
                         out.lines.append(f"maybe sent {h} to {address}: the connection failed "
                                          f"while the server took it ({escaped(str(exc), 200)}); "
                                          f"not sent again unless --again --house {h}")
                         break
                     except smtplib.SMTPException as exc:
-                        _record(sent_log, {**entry, "state": "failed"})
+                        record_sent(sent_log, {**entry, "state": "failed"})
                         out.failed.append(h)
                         out.lines.append(f"not sent {h} to {address}: {escaped(str(exc), 200)}")
                         continue
-                    _record(sent_log, {**entry, "state": "sent"})
+                    record_sent(sent_log, {**entry, "state": "sent"})
                     out.lines.append(f"sent {h} to {address} ({message_id(msg)})")
             finally:
-                try:
-                    smtp.quit()
-                except (smtplib.SMTPException, OSError):
-                    smtp.close()
+                smtp_session.close(smtp)
         return out

@@ -49,7 +49,7 @@ from agot_adjudicator.io.submissions import (
     collect,
     order_problems,
 )
-from agot_adjudicator.io.validation import state_problems
+from agot_adjudicator.io.validation import PHASE_WORDS, state_problems
 from agot_adjudicator.model.naming import NameIndex
 from agot_adjudicator.model.ruleset import Ruleset
 from agot_adjudicator.model.state import GameState
@@ -84,6 +84,8 @@ class Standing:
     """The committed stop's decisions (``pending.yaml``); empty when the round is not stopped."""
     files: list[Path] = field(default_factory=list)
     """The round's submission files (``orders/*.yaml``)."""
+    stopped_in: str | None = None
+    """The phase the last run stopped in (``now.yaml``'s), None when the round is not stopped."""
     run_from: GameState | None = None
     """Where the check run starts when not at ``state``: a house view's board at the start of
     the round's planning phase (``agot validate VIEW``, :mod:`~agot_adjudicator.workflow.kit`)."""
@@ -95,6 +97,12 @@ class Standing:
     def stopped(self) -> bool:
         return bool(self.pending)
 
+    @property
+    def phase(self) -> str:
+        """The phase the round stands in: where its last run stopped, else the state's (the
+        board as it stands, docs/protocol.md P4)."""
+        return self.stopped_in or self.state.phase
+
     def stop_ids(self) -> frozenset[str]:
         return frozenset(str(e.get("id")) for e in self.pending)
 
@@ -103,12 +111,15 @@ class Standing:
         return self.rd.orders_dir / f"{house}.yaml"
 
 
-def standing(game_dir: str, ruleset: Ruleset) -> Standing:
+def standing(game_dir: str, ruleset: Ruleset,
+             read: Callable[[str], Document] = read_yaml) -> Standing:
     """The current round of ``game_dir``: its state (checked as ``adjudicate`` checks it), its
     ledger, the committed stop's pending decisions and its submission files. An interrupted
-    commit is refused first (:func:`~agot_adjudicator.io.gamedir.board_now`)."""
-    rd = board_now(game_dir).round
-    state_doc = read_yaml(str(rd.state))
+    commit is refused first (:func:`~agot_adjudicator.io.gamedir.board_now`). ``read``: how
+    the state is read (``status`` reads each file once, :mod:`agot_adjudicator.io.recorded`)."""
+    now = board_now(game_dir)
+    rd = now.round
+    state_doc = read(str(rd.state))
     problems = schema_problems(state_doc, "state")
     if problems:
         raise MalformedInput(problems)
@@ -119,11 +130,18 @@ def standing(game_dir: str, ruleset: Ruleset) -> Standing:
         raise IllegalInput(problems)
     state = GameState.from_dict(state_doc.data)
     pending: list[dict[str, Any]] = []
+    stopped_in = None
     if rd.pending.is_file():
         data = read_yaml(str(rd.pending)).data.get("pending") or []
         pending = [e for e in data if isinstance(e, dict)]
+    if now.provisional:  # where the run stopped: its now.yaml (a bad one tells nothing more)
+        try:
+            found = read(str(now.path)).data.get("phase")
+        except (InputError, AttributeError):
+            found = None
+        stopped_in = found if found in PHASE_WORDS else None
     return Standing(game_dir, rd, state_doc, state, read_ledger(rd, state.round), pending,
-                    rd.orders())
+                    rd.orders(), stopped_in=stopped_in)
 
 
 @dataclass

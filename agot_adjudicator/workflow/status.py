@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agot_adjudicator.errors import InputError
-from agot_adjudicator.io.clock import parse_utc, utc_text
+from agot_adjudicator.io.clock import parse_utc, past, utc_text
 from agot_adjudicator.io.messages import Index
 from agot_adjudicator.io.players import read_players
 from agot_adjudicator.io.recorded import RecordedFiles
@@ -159,6 +159,7 @@ class GameStatus:
     game: str
     round: int
     phase: str
+    """The phase of the board as it stands: where the last run stopped, else the state's."""
     stage: str
     """``ended``, ``stopped`` (on pending decisions), ``waiting for orders`` (a round-start
     state in the planning phase), ``not run`` (a round-start state in the Westeros phase)."""
@@ -175,7 +176,9 @@ class GameStatus:
 
     @property
     def past_deadline(self) -> bool:
-        return self.deadline is not None and self.now > self.deadline
+        """Whether the deadline has passed (:func:`~agot_adjudicator.io.clock.past`: what comes
+        at the deadline itself is on time)."""
+        return past(self.deadline, self.now)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "agot-status/1", "game": self.game, "round": self.round,
@@ -197,18 +200,19 @@ def _house_of(path: Path, houses: list[str], recorded: RecordedFiles) -> str | N
 
 
 def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
-                lang: str = "en") -> GameStatus:
+                lang: str = "en", recorded: RecordedFiles | None = None) -> GameStatus:
     """The status of the current round of ``game_dir`` at time ``now`` (see the module doc);
     ``lang``: the language of each default in words. Validity and what is owed come from the
     one verdict ``inbox``, ``validate --game`` and ``adjudicate --game`` give
-    (:func:`~agot_adjudicator.workflow.standing.verdict`)."""
-    stand = standing(game_dir, ruleset)
+    (:func:`~agot_adjudicator.workflow.standing.verdict`). ``recorded``: the command's reader,
+    which read the state for its ruleset (each file is read once, issue 33)."""
+    recorded = recorded or RecordedFiles(None)
+    stand = standing(game_dir, ruleset, read=recorded.document)
     state = stand.state
     houses = state.order_of_play()
     players = read_players(game_dir)
     deadline = parse_utc(players.deadline) if players.deadline else None
     files = stand.files
-    recorded = RecordedFiles(None)  # each submission file read once (issue 33)
     docs, load_problems = round_docs(stand, read=recorded.document)
     result = verdict(stand, docs, ruleset, load_problems)
     by_file: dict[str, list[int]] = {str(p): [0, 0] for p in files}
@@ -244,11 +248,11 @@ def game_status(game_dir: str, ruleset: Ruleset, now: datetime.datetime,
                                                default_words(kind, entry.get("default"))))
             status[house].defaulted = [
                 Defaulted(e.id, e.kind, e.run) for e in stand.ledger.of(house) if e.by == "default"]
-    if deadline is not None and now > deadline:
+    if past(deadline, now):
         for h in status.values():
             h.late = bool(h.owes)
     pending = len([e for e in stand.pending if not e.get("ahead")])
-    return GameStatus(str(game_dir), state.round, state.phase, stage,
+    return GameStatus(str(game_dir), state.round, stand.phase, stage,
                       pending if stage == "stopped" else 0, deadline, now,
                       list(status.values()), others)
 

@@ -354,17 +354,19 @@ def early_order_warnings(section: HouseSection, state: GameState,
 
 
 def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Ruleset, *,
-                   board: GameState | None = None, names: bool = False) -> Validation:
+                   board: GameState | None = None, names: bool = False,
+                   read: Callable[[str], Document] = read_yaml) -> Validation:
     """Check a state and submissions as ``adjudicate`` would, writing nothing. ``board``: the
     state at ``state_path``, already loaded as the board as it stands now (``validate
     --game``, docs/protocol.md P4); it may be a stopped run's provisional state. ``names``:
     read a submission written in display names as its id form (:func:`read_submissions`),
-    noting it in ``notes``.
+    noting it in ``notes``. ``read``: how a file is read (the command's reader, which read the
+    state for its ruleset: each file once, issue 33).
     """
     result = Validation()
     state_doc = None
     try:
-        state_doc = read_yaml(state_path)
+        state_doc = read(state_path)
         found = schema_problems(state_doc, "state")
     except InputError as exc:
         found = exc.problems
@@ -373,7 +375,7 @@ def validate_files(state_path: str, orders_paths: Sequence[str], ruleset: Rulese
         result.problems.extend(found)
         result.malformed.extend(found)
     docs, problems = read_submissions(orders_paths, name_index(ruleset) if names else None,
-                                      result.notes)
+                                      result.notes, read)
     result.problems.extend(problems)
     result.malformed.extend(problems)
     if state_doc is None:

@@ -2,7 +2,8 @@
 
 Each ``NAME.eml`` is a message as a mail client, a careless player or an attacker sends it to
 stark's game (the secret ``SECRET`` below, set by tests/test_hostile_mail.py); ``cases.json``
-says what ``agot inbox`` answers: the verdict and words of the receipt.
+says what ``agot inbox`` answers: the verdict and words of the receipt, and (``hides``) words that
+must be in neither the receipt, the output nor the kept copy.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 SECRET = "corpus-stark-secret-0001"
+OTHER = "not-a-house-secret-42"
+"""A secret of no house of the game: shown nowhere all the same."""
 ORDERS = f"""format: agot-orders/1
 round: 1
 house: stark
@@ -148,14 +151,25 @@ CASES: dict[str, tuple[bytes, str, list[str]]] = {
         SECRET[:10], SECRET[:10] + "=\r\n"), cte="quoted-printable"), "accepted",
                         ["Support in White Harbor"]),
     "empty_headers_only": (crlf(f"{HEAD}Subject: x\n"), "malformed", ["no submission found"]),
+    # a secret written with `=` that is no house's (another game's, a guess): never shown back
+    "secret_equals_subject": (plain(ORDERS, subject=f"orders, secret={OTHER}"), "accepted",
+                              ["Subject: orders, secret=[secret removed]"], [OTHER]),
+    "secret_equals_stray": (plain(ORDERS.replace("orders:\n", f"secret={OTHER}\norders:\n")),
+                            "malformed", ["`secret=[secret removed]`", "is not YAML"], [OTHER]),
+    "secret_equals_wrong": (plain(ORDERS.replace(f"secret: {SECRET}", f"secret: {OTHER}"),
+                                  subject=f"Re: 'secret' = {OTHER}"),
+                            "refused", ["the secret given is not stark's",
+                                        "Subject: Re: 'secret' = [secret removed]"], [OTHER]),
 }
 
 
 def main() -> None:
     expected = {}
-    for name, (raw, verdict, says) in CASES.items():
+    for name, (raw, verdict, says, *hides) in CASES.items():
         (HERE / f"{name}.eml").write_bytes(raw)
         expected[name] = {"verdict": verdict, "says": says}
+        if hides:
+            expected[name]["hides"] = hides[0]
     (HERE / "cases.json").write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n",
                                      encoding="utf-8")
 
