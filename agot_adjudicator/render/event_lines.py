@@ -161,7 +161,7 @@ def _neutral(e: Event, nm: Names) -> str:
 def _tie(e: Event, nm: Names) -> str:
     choice = houses(e["order"]) if "order" in e else house(e["chosen"])
     return tr("{by} (Iron Throne) breaks the tie on {about}: {choice}.", by=house(e["by"]),
-              about=about(e["about"]), choice=choice)
+              about=about(e["about"], nm), choice=choice)
 
 
 def _game_ended(e: Event, nm: Names) -> str:
@@ -232,7 +232,7 @@ LINES: dict[str, Line] = {
                                       house=house(e["house"]), area=nm.area(e["area"]),
                                       units=units(e["units"])),
     "battle": _battle,
-    "bids_revealed": lambda e, nm: tr("Bids revealed ({about}): {bids}.", about=about(e["about"]),
+    "bids_revealed": lambda e, nm: tr("Bids revealed ({about}): {bids}.", about=about(e["about"], nm),
                                       bids=by_house(e["bids"])),
     "card_returned": _card_returned,
     "card_text_no_effect": lambda e, nm: tr("{card} ({house}) has no effect: {reason}.",

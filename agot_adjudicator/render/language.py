@@ -149,10 +149,12 @@ class Names:
         return human(card_id).capitalize()
 
     def track(self, track_id: Any) -> str:
-        return self.glossary("track", track_id) if self.lang != "en" else human(track_id).title()
+        """An influence track by its name (``King's Court``, 御前会议)."""
+        return self.glossary("track", track_id)
 
     def token(self, token_id: Any) -> str:
-        return self.glossary("token", token_id) if self.lang != "en" else human(token_id)
+        """A dominance token by its name (``Valyrian Steel Blade``, 瓦雷利亚钢剑)."""
+        return self.glossary("token", token_id)
 
 
 class Counted(str):
@@ -283,10 +285,12 @@ a reader of another language; ``clash_of_kings/TRACK`` is :data:`CLASH_BIDS`."""
 CLASH_BIDS = N_("the {card} bids for the {track} track")
 
 
-def about(value: str) -> str:
-    """``clash_of_kings/iron_throne`` → ``clash of kings, iron throne``; in Chinese a phrase
-    (众皇争霸的铁王座出价, 外族入侵出价最低者); a single id by its name."""
-    speaker = _speaker()
+def about(value: str, names: Names | None = None) -> str:
+    """What bids or a tie are about, as a phrase: ``clash_of_kings/iron_throne`` → ``the Clash
+    of kings bids for the Iron Throne track`` (众皇争霸的铁王座出价), ``wildlings/lowest`` →
+    ``the lowest bid against the wildlings``; a single id by its name. ``names``: the names
+    to use when no language is being spoken (English, :class:`Names`)."""
+    speaker = _speaker() or names
     if speaker is None:
         return human(value).replace("/", ", ")
     if value in ABOUT:
@@ -294,8 +298,7 @@ def about(value: str) -> str:
     card, _, track = value.partition("/")
     glossary = speaker.ruleset.words
     if track and card in glossary.ids("westeros_card") and track in glossary.ids("track"):
-        return tr(CLASH_BIDS, card=speaker.glossary("westeros_card", card),
-                  track=speaker.glossary("track", track))
+        return tr(CLASH_BIDS, card=speaker.westeros(card), track=speaker.track(track))
     parts = []
     for part in value.split("/"):
         kind = next((k for k in ("westeros_card", "track", "token")

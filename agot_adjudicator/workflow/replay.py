@@ -623,22 +623,19 @@ def _chain_notes(rd: RoundDir, following: RoundDir | None, chain: Any) -> list[s
     return notes
 
 
-def provisional_records(dirs: list[RoundDir]) -> list[Problem]:
-    """The rounds whose state.yaml is marked ``provisional:`` (one problem each). A state that
-    cannot be read is left for the round's own check to report."""
-    from agot_adjudicator.io.reading import MAX_BYTES
-
+def provisional_records(dirs: list[RoundDir], files: RecordedFiles) -> list[Problem]:
+    """The rounds whose state.yaml is marked ``provisional:`` (one problem each), read as the
+    rest of the replay reads them (``files``); a state that cannot be read is left for the
+    round's own check to report."""
     problems: list[Problem] = []
     for rd in dirs:
         if not rd.state.is_file() or rd.state.is_symlink():
             continue
-        try:  # parsed only when the key is there: replay reads every state once already
-            if b"\nprovisional:" not in read_bounded(rd.state, MAX_BYTES):
-                continue
-            doc = load_yaml(str(rd.state))
-        except (InputError, ReadRefused):
+        try:
+            doc = files.document(rd.state)
+        except InputError:
             continue
-        if isinstance(doc.data, dict):
+        if isinstance(doc.data, dict) and "provisional" in doc.data:
             problems.extend(provisional_problems(doc))
     return problems
 
@@ -656,7 +653,7 @@ def replay_game(game_dir: str, ruleset: Ruleset, *, check_new: bool = True,
     """
     files = files or RecordedFiles(game_dir)
     dirs = round_dirs(game_dir)
-    provisional = provisional_records(dirs)
+    provisional = provisional_records(dirs, files)
     if provisional:
         raise IllegalInput(provisional)
     checks: list[RoundCheck] = []
