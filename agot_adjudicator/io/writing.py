@@ -37,6 +37,12 @@ def _dumper_class() -> type[Any]:
         yaml_implicit_resolvers: dict[Any, Any] = {}  # noqa: RUF012
         yaml_representers = dict(yaml.SafeDumper.yaml_representers)  # noqa: RUF012
 
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # what the emitter works out again for every repeated scalar and tag, once a dump
+            self.known_analyses: dict[str, Any] = {}
+            self.known_tags: dict[str, str] = {}
+
         def ignore_aliases(self, data: Any) -> bool:
             return True  # no anchors: a repeated object is written again
 
@@ -44,9 +50,17 @@ def _dumper_class() -> type[Any]:
             super().increase_indent(flow, False)
 
         def analyze_scalar(self, scalar: str) -> Any:
-            analysis = super().analyze_scalar(_COLON_INSIDE.sub("x", scalar))
-            analysis.scalar = scalar
+            analysis = self.known_analyses.get(scalar)
+            if analysis is None:  # the emitter only reads an analysis
+                analysis = super().analyze_scalar(_COLON_INSIDE.sub("x", scalar))
+                analysis.scalar = scalar
+                self.known_analyses[scalar] = analysis
             return analysis
+
+        def prepare_tag(self, tag: str) -> str:
+            if tag not in self.known_tags:
+                self.known_tags[tag] = super().prepare_tag(tag)
+            return self.known_tags[tag]
 
         def choose_scalar_style(self) -> str:
             style: str = super().choose_scalar_style()
@@ -81,6 +95,69 @@ class _NullValue:
 _NULL_VALUE = _NullValue()
 
 
+_TAG = "tag:yaml.org,2002:"
+
+
+class _Events:
+    """The events PyYAML's representer and serializer make of a document, as
+    :func:`_dumper_class` represents it (``yaml.dump``), handed to the dumper's emitter
+    directly: no node graph is built, and each scalar's implicit tags are resolved once a dump.
+    A value of another type than ``dict``, ``list``, ``str``, ``int``, ``bool`` or None goes
+    through the representer and serializer, as ``yaml.dump`` would take it."""
+
+    def __init__(self, dumper: Any) -> None:
+        self.dumper = dumper
+        self.implicit: dict[tuple[str, str], tuple[bool, bool]] = {}
+
+    def scalar(self, tag: str, text: str) -> None:
+        from yaml.events import ScalarEvent
+        from yaml.nodes import ScalarNode
+
+        implicit = self.implicit.get((tag, text))
+        if implicit is None:  # as the serializer resolves it
+            resolve = self.dumper.resolve
+            implicit = (resolve(ScalarNode, text, (True, False)) == tag,
+                        resolve(ScalarNode, text, (False, True)) == tag)
+            self.implicit[tag, text] = implicit
+        self.dumper.emit(ScalarEvent(None, tag, implicit, text, style=None))
+
+    def node(self, value: Any) -> None:
+        from yaml.events import (
+            MappingEndEvent,
+            MappingStartEvent,
+            SequenceEndEvent,
+            SequenceStartEvent,
+        )
+
+        kind = type(value)
+        if kind is str:
+            self.scalar(_TAG + "str", value)
+        elif kind is bool:
+            self.scalar(_TAG + "bool", "true" if value else "false")
+        elif kind is int:
+            self.scalar(_TAG + "int", str(value))
+        elif value is None:
+            self.scalar(_TAG + "null", "null")
+        elif kind is _NullValue:
+            self.scalar(_TAG + "null", "")
+        elif kind is dict:  # the mapping representer of _dumper_class
+            self.dumper.emit(MappingStartEvent(None, _TAG + "map", True, flow_style=False))
+            for key, item in value.items():
+                self.node(key)
+                self.node(_NULL_VALUE if item is None else item)
+            self.dumper.emit(MappingEndEvent())
+        elif kind is list:  # the sequence representer of _dumper_class
+            flow = all(not isinstance(v, dict | list) for v in value)
+            self.dumper.emit(SequenceStartEvent(None, _TAG + "seq", True, flow_style=flow))
+            for item in value:
+                self.node(item)
+            self.dumper.emit(SequenceEndEvent())
+        else:
+            node = self.dumper.represent_data(value)
+            self.dumper.anchor_node(node)
+            self.dumper.serialize_node(node, None, None)
+
+
 def dump_yaml(data: Mapping[str, Any], header: str | None = None) -> str:
     """Serialise ``data`` to YAML text, deterministically (keys in insertion order), with
     ``header`` as leading comment lines.
@@ -92,10 +169,22 @@ def dump_yaml(data: Mapping[str, Any], header: str | None = None) -> str:
     d:
       - e: true
     """
-    import yaml
+    import io
 
-    text: str = yaml.dump(dict(data), Dumper=_dumper_class(), sort_keys=False, width=4096, indent=2,
-                          allow_unicode=True, default_flow_style=False)
+    from yaml.events import DocumentEndEvent, DocumentStartEvent, StreamEndEvent, StreamStartEvent
+
+    stream = io.StringIO()
+    dumper = _dumper_class()(stream, sort_keys=False, width=4096, indent=2, allow_unicode=True,
+                             default_flow_style=False)
+    try:
+        dumper.emit(StreamStartEvent(encoding=None))
+        dumper.emit(DocumentStartEvent(explicit=None, version=None, tags=None))
+        _Events(dumper).node(dict(data))
+        dumper.emit(DocumentEndEvent(explicit=None))
+        dumper.emit(StreamEndEvent())
+    finally:
+        dumper.dispose()
+    text = stream.getvalue()
     if header:
         text = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + text
     return text

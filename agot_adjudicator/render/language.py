@@ -45,10 +45,13 @@ def tr(message: str, /, **fields: Any) -> str:
     """``message`` (English, the catalog's msgid) in the current language, its ``{fields}``
     filled in. English returns the message itself, so English output is the f-string it was.
     A translation may count a unit field (``{unit:一}``, :class:`Counted`)."""
-    text = translator(lang()).gettext(message)
+    speaker = _SPEAKER.get()
+    # English is the catalogs' source: its translator gives every message back as it is
+    text = message if speaker is None or speaker.lang == "en" else \
+        translator(speaker.lang).gettext(message)
     if not fields:
         return text
-    counted = ":" in text and any(f":{spec}}}" in text for spec in COUNTED_SPECS)
+    counted = _COUNTED_FIELDS[0] in text or _COUNTED_FIELDS[1] in text
     return _FORMATTER.format(text, **fields) if counted else text.format(**fields)
 
 
@@ -183,6 +186,8 @@ class Counted(str):
 ONE, MEASURE = "一", "量"
 """The format specs of a :class:`Counted` field (``{unit:一}``, ``{unit:量}``)."""
 COUNTED_SPECS = (ONE, MEASURE)
+_COUNTED_FIELDS = (f":{ONE}}}", f":{MEASURE}}}")
+"""How a counted field ends in a sentence (``{unit:一}``, ``{unit:量}``)."""
 
 
 def _speaker() -> Names | None:

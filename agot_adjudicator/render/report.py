@@ -190,21 +190,30 @@ def wrap(text: str, width: int | None, indent: str = "  ") -> str:
       Winterfell to Moat Cailin
       (R5.3).
     """
-    if width is None or columns(text) <= width:
+    if width is None:
         return text
+    # printable ASCII (most English text) is as wide as it is long, its words break nowhere
+    ascii_ = (text + indent).isascii() and (text + indent).isprintable()
+    if (len(text) if ascii_ else columns(text)) <= width:
+        return text
+    measure, pieces = (len, _whole) if ascii_ else (columns, _pieces)
     head = len(text) - len(text.lstrip(" "))
     lines: list[str] = []
     line = text[:head]
     for word in text[head:].split(" "):
-        for k, piece in enumerate(_pieces(word)):
+        for k, piece in enumerate(pieces(word)):
             prefix = line + (("" if k else " ") if line.strip() else "")
-            if line.strip() and columns(prefix + piece) > width:
+            if line.strip() and measure(prefix + piece) > width:
                 lines.append(line)
                 line = text[:head] + indent + piece
             else:
                 line = prefix + piece if line.strip() else line + piece
     lines.append(line)
     return "\n".join(lines)
+
+
+def _whole(word: str) -> list[str]:
+    return [word]
 
 
 _NO_LINE_START = frozenset("）」』】》〉，。、；：！？）)")
@@ -218,7 +227,7 @@ def _pieces(word: str) -> list[str]:
     >>> _pieces("Winterfell"), _pieces("临冬城（R6.4）。")
     (['Winterfell'], ['临', '冬', '城', '（R6.4）。'])
     """
-    if all(columns(c) < 2 for c in word):
+    if word.isascii() or all(columns(c) < 2 for c in word):
         return [word]
     pieces: list[str] = []
     for c in word:
