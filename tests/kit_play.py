@@ -159,3 +159,15 @@ class KitGame:
                 body.setdefault("answers", {})[p.request.id] = values[p.request.id]
                 (rd.orders_dir / f"{p.request.house}.yaml").write_text(dump_yaml(body))
         raise AssertionError("the round did not complete")
+
+
+def write_view(runner: Any, game: Path, path: Path, house: str = "stark") -> Path:
+    """Write ``house``'s view of ``game`` to ``path`` (``agot show --format view``), as the
+    judge attaches it to the house's mail."""
+    from agot_adjudicator.cli import main
+
+    done = runner.invoke(main, ["show", "--game", str(game), "--house", house, "--format",
+                                "view", "-o", str(path)])
+    assert done.exit_code == 0, done.output
+    return path
+

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from kit_play import KitGame
+from kit_play import KitGame, write_view
 
 from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import current_round
@@ -102,8 +102,7 @@ def test_a_player_with_only_the_mail_writes_checks_and_sends(runner, ruleset, tm
 def test_a_wrong_order_is_refused_by_the_kit_as_by_the_judge(runner, tmp_path):
     game = _game(runner, tmp_path)
     view = tmp_path / "stark.view.yaml"
-    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
-                         "-o", str(view)])
+    write_view(runner, game, view)
     bad = tmp_path / "bad.yaml"
     bad.write_text("format: agot-orders/1\nround: 1\nhouse: stark\n"
                    "orders: {winterfell: march_plus1, white_harbor: march_plus1}\n")
@@ -158,8 +157,7 @@ def test_bad_views_are_located_errors(runner, tmp_path):
     assert "this view is stale: it shows round 1, run 1" in stale.stderr
     assert "the judge's board is round 1, run 2" in stale.stderr
     fresh = tmp_path / "new.view.yaml"
-    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
-                         "-o", str(fresh)])
+    write_view(runner, game, fresh)
     assert runner.invoke(main, ["validate", "--game", str(game), str(fresh)]).exit_code == 0
 
 
@@ -221,8 +219,7 @@ def test_preview_fights_each_pair_of_house_cards(runner, tmp_path):
     start.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     assert runner.invoke(main, ["adjudicate", "--game", str(game)]).exit_code == 3
     view = tmp_path / "stark.view.yaml"
-    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
-                         "-o", str(view)])
+    write_view(runner, game, view)
     orders = tmp_path / "orders.yaml"
     orders.write_text("format: agot-orders/1\nround: 1\nhouse: Stark\n"
                       "orders: {Winterfell: March +1}\nplans:\n  marches:\n"

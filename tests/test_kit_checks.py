@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kit_play import write_view
+
 from agot_adjudicator.cli import main
 from agot_adjudicator.io.gamedir import current_round
 
@@ -51,8 +53,7 @@ def test_the_stale_check_builds_no_view(runner, tmp_path, monkeypatch):
 
     game = _stopped(runner, tmp_path)
     view = tmp_path / "stark.view.yaml"
-    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
-                         "-o", str(view)])
+    write_view(runner, game, view)
 
     def built(*_args, **_kwargs):
         raise AssertionError("a view was built")
@@ -74,6 +75,16 @@ def test_the_stale_check_builds_no_view(runner, tmp_path, monkeypatch):
     assert "the judge's board is round 1, run 2" in stale.stderr
 
 
+def _stopped_view(runner, tmp_path: Path, name: str, text: str) -> tuple[Path, Path, Path]:
+    """A game stopped for orders, Stark's view of it and an order file ``name`` holding
+    ``text``."""
+    game = _stopped(runner, tmp_path)
+    view = write_view(runner, game, tmp_path / "stark.view.yaml")
+    orders = tmp_path / name
+    orders.write_text(text, encoding="utf-8")
+    return game, view, orders
+
+
 def test_each_command_reads_the_view_once(runner, tmp_path, monkeypatch):
     """`validate`, `template`, `show`, `preview` on a view and `validate --game DIR VIEW`
     read the view once (what it is, the ruleset it names, the view), preview its orders once."""
@@ -81,13 +92,9 @@ def test_each_command_reads_the_view_once(runner, tmp_path, monkeypatch):
 
     from agot_adjudicator.io import reading
 
-    game = _stopped(runner, tmp_path)
-    view = tmp_path / "stark.view.yaml"
-    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
-                         "-o", str(view)])
-    orders = tmp_path / "orders.yaml"
-    orders.write_text("format: agot-orders/1\nround: 1\nhouse: stark\n"
-                      "orders: {winterfell: march_plus1}\n", encoding="utf-8")
+    game, view, orders = _stopped_view(runner, tmp_path, "orders.yaml",
+                                       "format: agot-orders/1\nround: 1\nhouse: stark\n"
+                                       "orders: {winterfell: march_plus1}\n")
     reads: Counter = Counter()
     parse = reading.parse_text
 
@@ -108,13 +115,9 @@ def test_each_command_reads_the_view_once(runner, tmp_path, monkeypatch):
 def test_names_on_a_view_are_read_with_or_without_the_flag(runner, tmp_path):
     """`validate VIEW ORDERS` is inbox's check of a message, and inbox reads display names:
     --names changes nothing there, and its help says so (it is not silently ignored)."""
-    game = _stopped(runner, tmp_path)
-    view = tmp_path / "stark.view.yaml"
-    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
-                         "-o", str(view)])
-    orders = tmp_path / "zh.yaml"
-    orders.write_text("format: agot-orders/1\nround: 1\nhouse: 史塔克\norders:\n"
-                      "  临冬城: 行军 +1★\n", encoding="utf-8")
+    _, view, orders = _stopped_view(runner, tmp_path, "zh.yaml",
+                                    "format: agot-orders/1\nround: 1\nhouse: 史塔克\norders:\n"
+                                    "  临冬城: 行军 +1★\n")
     plain = runner.invoke(main, ["validate", str(view), str(orders)])
     flagged = runner.invoke(main, ["validate", "--names", str(view), str(orders)])
     assert plain.exit_code == flagged.exit_code == 0, plain.output
@@ -127,8 +130,7 @@ def test_names_on_a_view_are_read_with_or_without_the_flag(runner, tmp_path):
 def test_what_a_view_still_asks_names_the_house(runner, tmp_path):
     game = _stopped(runner, tmp_path)
     view = tmp_path / "stark.view.yaml"
-    runner.invoke(main, ["show", "--game", str(game), "--house", "stark", "--format", "view",
-                         "-o", str(view)])
+    write_view(runner, game, view)
     empty = tmp_path / "empty.yaml"
     empty.write_text("format: agot-orders/1\nround: 1\nhouse: stark\n", encoding="utf-8")
     en = runner.invoke(main, ["validate", str(view), str(empty)])
