@@ -272,3 +272,21 @@ def test_a_wildling_bid_sent_early_counts_a_game_of_thrones(tmp_path, ruleset, b
     else:
         assert checked.exit_code == 0, checked.output
         assert run.exit_code == 3, run.output   # the other houses' decisions are still to come
+
+
+def test_a_march_only_ships_could_carry_warns_when_no_ships_are_in_place(tmp_path, start):
+    """Winterfell to Flint's Finger is a move by ship transport only (across the Bay of Ice,
+    R5.4), and Stark starts with no ship there: the plan is accepted with a warning that it
+    applies only if ships move into place first; by the Shivering Sea, where Stark has its
+    ship, Widow's Watch draws none."""
+    stark = _write(tmp_path, "stark.yaml", "house: stark\norders:\n  winterfell: march_0\n"
+                   "plans:\n  marches:\n    - from: winterfell\n"
+                   "      moves: {flints_finger: [footman], widows_watch: [knight]}\n")
+    checked, _ = _both(start, stark)
+    assert checked.exit_code == 0, checked.output
+    lines = [line for line in checked.stderr.splitlines()
+             if line.startswith("warning: ") and "$.plans.marches" in line]
+    assert len(lines) == 1, lines
+    assert "$.plans.marches[0].moves.flints_finger: flints_finger is reached from winterfell " \
+           "only by ship transport" in lines[0]
+    assert "no chain of stark's ships reaches it on this board" in lines[0]

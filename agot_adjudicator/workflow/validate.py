@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agot_adjudicator.engine.board import can_ever_move, controlled_areas
+from agot_adjudicator.engine.board import can_ever_move, controlled_areas, transport_reach
 from agot_adjudicator.engine.context import Context, HouseInput, Inputs
 from agot_adjudicator.engine.decisions import AnswerError, Decider, GivenAnswer
 from agot_adjudicator.engine.mustering import apply_musters, can_muster_anything, parse_musters
@@ -176,7 +176,8 @@ def _kinds(section: HouseSection, state: GameState, ruleset: Ruleset) -> dict[st
 
 
 def plan_warnings(subs: Submissions, state: GameState, ruleset: Ruleset) -> list[Problem]:
-    """Plans that can never be used: an area or target their order can never reach (R5.2, R5.3, R6.2).
+    """Plans that can never be used: an area or target their order can never reach (R5.2, R5.3, R6.2);
+    and a march only ship transport carries where no ships of the house are in place (R5.4).
 
     The engine ignores such a plan entry (or asks again); ``validate`` points at it.
     """
@@ -231,6 +232,14 @@ def _section_plan_warnings(section: HouseSection, state: GameState, ruleset: Rul
                     "{destination} is not adjacent to {origin} and no ship transport can reach "
                     "it: this move can never happen (R5.3, R5.4)", destination=dest,
                     origin=origin), i, "moves", dest))
+            elif areas[origin].is_land and dest not in areas[origin].march_adjacent \
+                    and dest not in transport_reach(state, ruleset, house, origin):
+                warnings.append(src["plans.marches"].problem(Msg(
+                    "{destination} is reached from {origin} only by ship transport (a river "
+                    "without a bridge or no border between them), and no chain of {house}'s "
+                    "ships reaches it on this board: the move happens only if ships move into "
+                    "place first (R5.4, R5.11)", destination=dest, origin=origin, house=house),
+                    i, "moves", dest))
     for area_id in plans.get("support") or {}:
         unused("support", area_id, "plans.support", area_id)
     if state.phase == "westeros" and plans.get("musters"):
