@@ -143,6 +143,10 @@ def test_validate_warns_about_plans_their_orders_never_reach(state: Path, tmp_pa
         "area the_narrow_sea: ships move at sea, footmen and knights on land (R5.3)",
         f"warning: {orders}:12:14: $.plans.marches[1].from: stark has no march order in winterfell: "
         "this plan is never used",
+        f"warning: {orders}:12:49: $.plans.marches[1].moves.kings_landing: kings_landing is "
+        "reached from winterfell only by ship transport (a river without a bridge or no border "
+        "between them), and no chain of stark's ships reaches it on this board: the move "
+        "happens only if ships move into place first (R5.4, R5.11)",
         f"warning: {orders}:13:27: $.plans.support.white_harbor: stark has no support order in "
         "white_harbor: this plan is never used",
     ]
