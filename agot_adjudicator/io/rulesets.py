@@ -106,10 +106,15 @@ PACKAGED = "<package>/data/first_edition"
 ARCHIVE = "<package>/data/archive"
 
 
+def _in_package(source: str) -> bool:
+    """Whether ``source`` names the packaged ruleset or an archived one (``<package>/…``)."""
+    return source.startswith("<package>/")
+
+
 def from_package(ruleset: Ruleset) -> bool:
     """Whether ``ruleset`` is the packaged one or an archived one (not a folder of the
     moderator's or a game's)."""
-    return ruleset.source.startswith("<package>/")
+    return _in_package(ruleset.source)
 
 
 def _package_folder(source: str) -> Path:
@@ -352,7 +357,8 @@ def _card_texts(ruleset: Ruleset, texts: Document | None, own: bool) -> tuple[Ru
 
 @cache
 def _load_cached(directory: str | None) -> Ruleset:
-    if directory is None or directory.startswith(ARCHIVE + "/"):
+    archived = directory is not None and directory.startswith(ARCHIVE + "/")
+    if directory is None or archived:
         # The packaged and archived rulesets load from compiled.json, schema-checked by tests
         # (tests/test_ruleset_packaged.py, tests/test_versions.py); a YAML file edited since is
         # read from the YAML and checked here. The integrity checks run at every load.
@@ -383,7 +389,7 @@ def _load_cached(directory: str | None) -> Ruleset:
     names = glossary_from_data(glossary.data, ruleset.english_names())
     # The packaged glossary on the packaged ruleset, and on each archived one, is checked by
     # tests (tests/test_glossary.py), like their schema; any other pair at every load.
-    if directory is not None and not directory.startswith(ARCHIVE + "/"):
+    if directory is not None and not archived:
         for path, message in glossary_problems(names, ruleset.named_ids(), others=not own):
             # A kind or an id is a mapping key: point at the key, not at its first entry.
             problem = glossary.problem(path, message, key=len(path) <= 2)
@@ -442,7 +448,7 @@ def export_ruleset(directory: str | Path, ruleset: Ruleset | None = None) -> lis
 def ruleset_files(source: str) -> dict[str, bytes]:
     """The bytes of the five files of the ruleset loaded from ``source`` (its rules: not
     its prose, see :func:`glossary_bytes` and :func:`card_texts_bytes`)."""
-    if source.startswith("<package>/"):
+    if _in_package(source):
         base = _package_folder(source)
         return {f: base.joinpath(f).read_bytes() for f in RULESET_FILES}
     return {f: (Path(source) / f).read_bytes() for f in RULESET_FILES}
@@ -451,7 +457,7 @@ def ruleset_files(source: str) -> dict[str, bytes]:
 def glossary_bytes(source: str) -> bytes:
     """The bytes of the glossary naming the ruleset loaded from ``source``: its own
     ``glossary.yaml``, or the packaged one when it has none."""
-    own = (_package_folder(source) if source.startswith("<package>/") else Path(source)) / GLOSSARY
+    own = (_package_folder(source) if _in_package(source) else Path(source)) / GLOSSARY
     if own.is_file():
         return own.read_bytes()
     return _package_folder(PACKAGED).joinpath(GLOSSARY).read_bytes()
@@ -461,10 +467,10 @@ def card_texts_bytes(source: str) -> bytes | None:
     """The bytes of the ``card_texts.yaml`` of the ruleset loaded from ``source``: its own, else
     None when its ``house_cards.yaml`` carries the texts (``effect``, a ruleset made before they
     moved out), else the packaged one (whose texts it is given)."""
-    folder = _package_folder(source) if source.startswith("<package>/") else Path(source)
+    folder = _package_folder(source) if _in_package(source) else Path(source)
     if (folder / CARD_TEXTS).is_file():
         return (folder / CARD_TEXTS).read_bytes()
-    cards = (_package_parts(source)[0]["house_cards.yaml"] if source.startswith("<package>/")
+    cards = (_package_parts(source)[0]["house_cards.yaml"] if _in_package(source)
              else parse_text(CARD_TEXTS, (folder / "house_cards.yaml").read_bytes())).data
     if isinstance(cards, dict) and any(isinstance(v, dict) and "effect" in v
                                        for hand in cards.values() if isinstance(hand, dict)

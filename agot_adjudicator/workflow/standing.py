@@ -132,7 +132,7 @@ def standing(game_dir: str, ruleset: Ruleset,
     pending: list[dict[str, Any]] = []
     stopped_in = None
     if rd.pending.is_file():
-        data = read_yaml(str(rd.pending)).data.get("pending") or []
+        data = read(str(rd.pending)).data.get("pending") or []
         pending = [e for e in data if isinstance(e, dict)]
     if now.provisional:  # where the run stopped: its now.yaml (a bad one tells nothing more)
         try:
